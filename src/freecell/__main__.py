@@ -1,0 +1,3 @@
+from freecell.cli import main
+
+main()

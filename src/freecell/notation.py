@@ -1,0 +1,185 @@
+"""Standard move notation, as Freecell Solver writes it, with our documented extensions.
+
+A move is two characters, source then target:
+
+* columns are digits counted from 1: ``1`` … ``9``, and ``0`` for the tenth column
+  (Double FreeCell);
+* cells are letters from ``a``, skipping ``h``: ``a b c d e f g i`` (Eight Off's eighth
+  cell is ``i``), because ``h`` always means the foundation;
+* ``h`` is the foundation of the moving card's suit.
+
+So ``3a`` puts the exposed card of column 3 in cell a, ``a3`` brings it back, ``3h`` and
+``ah`` send a card home, and ``38`` moves onto column 8 the run of column 3 whose base
+fits on column 8's exposed card: the count is implied. Into an empty column, ``57``
+moves one card and ``57v8`` moves 8 (the count in hexadecimal, as ``fc-solve -snx``).
+
+Taking a card back from a foundation (our extension) is ``h`` + the suit letter + the
+target: ``hs3`` puts the top spade of the foundations on column 3, ``hda`` puts the top
+diamond in cell a. With two piles of a suit, the pile with the higher card gives.
+
+>>> parse_move_text("57v8")
+MoveText(source='5', target='7', count=8, suit=None)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from freecell.cards import card_suit, parse_suit
+from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position, can_stack
+from freecell.rules import Rules
+
+COLUMN_CHARS: Final = "1234567890"
+CELL_CHARS: Final = "abcdefgijklmnop"
+FOUNDATION_CHAR: Final = "h"
+SUIT_CHARS: Final = "cdhs"
+
+
+class InvalidMoveError(ValueError):
+    """Text that is not a move in standard notation (the syntax is wrong)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveText:
+    """A move as written, before a position gives it meaning."""
+
+    source: str
+    target: str
+    count: int | None = None
+    suit: int | None = None
+
+
+_MOVE_RE: Final = re.compile(
+    r"^(?:(?P<takeback>h)(?P<suit>[cdhs])|(?P<source>[0-9a-gi-p]))"
+    r"(?P<target>[0-9a-p])(?:v(?P<count>[0-9a-f]+))?$"
+)
+
+
+def column_char(index: int) -> str:
+    return COLUMN_CHARS[index]
+
+
+def cell_letter(index: int) -> str:
+    return CELL_CHARS[index]
+
+
+def parse_move_text(text: str) -> MoveText:
+    """Read the syntax of one move; raises :class:`InvalidMoveError` naming the text."""
+    cleaned = text.strip().lower()
+    match = _MOVE_RE.match(cleaned)
+    if match is None:
+        raise InvalidMoveError(
+            f"not a move: {text!r} (write source then target, like '38', '3a', 'a3', '3h' or '57v3')"
+        )
+    count = int(match["count"], 16) if match["count"] else None
+    if count is not None and count < 1:
+        raise InvalidMoveError(f"not a move: {text!r} (a count must be at least 1)")
+    if match["takeback"]:
+        if match["count"]:
+            raise InvalidMoveError(f"not a move: {text!r} (one card at a time leaves a foundation)")
+        return MoveText("h", match["target"], None, parse_suit(match["suit"]))
+    return MoveText(match["source"], match["target"], count)
+
+
+def _place(char: str, position: Position, text: str) -> Place:
+    if char in COLUMN_CHARS:
+        index = COLUMN_CHARS.index(char)
+        if index >= len(position.columns):
+            raise IllegalMoveError(f"illegal move {text!r}: there is no column {index + 1}")
+        return Place.column(index)
+    if char == FOUNDATION_CHAR:
+        return Place.foundation(-1)
+    index = CELL_CHARS.index(char)
+    if index >= len(position.cells):
+        raise IllegalMoveError(
+            f"illegal move {text!r}: there is no cell {char} (this table has {len(position.cells)})"
+        )
+    return Place.cell(index)
+
+
+def parse_move(text: str | MoveText, position: Position, rules: Rules) -> Move:
+    """Give the notation its meaning in ``position``: the suit of a foundation and the
+    implied count of a run. The move is not checked for legality (see
+    :meth:`Position.parse_move`). Raises :class:`InvalidMoveError` for bad syntax and
+    :class:`IllegalMoveError` for a place that does not exist or is empty."""
+    written = text if isinstance(text, MoveText) else parse_move_text(text)
+    shown = text if isinstance(text, str) else format_move_text(written)
+    if written.suit is not None:
+        source = Place.foundation(written.suit)
+    else:
+        source = _place(written.source, position, shown)
+        if source.kind is PlaceKind.FOUNDATION:
+            raise InvalidMoveError(f"not a move: {shown!r} (a take-back names the suit: 'hs3')")
+    target = _place(written.target, position, shown)
+    card = position.card_at(source)
+    if card is None:
+        raise IllegalMoveError(f"illegal move {shown!r}: the source is empty")
+    if target.kind is PlaceKind.FOUNDATION:
+        target = Place.foundation(card_suit(card))
+    count = written.count
+    if count is None:
+        count = 1
+        if source.kind is PlaceKind.COLUMN and target.kind is PlaceKind.COLUMN:
+            onto = position.columns[target.index]
+            if onto:
+                count = _implied_count(position, source.index, onto[-1], rules)
+    return Move(source, target, count)
+
+
+def _implied_count(position: Position, column: int, onto: int, rules: Rules) -> int:
+    cards = position.columns[column]
+    for n in range(1, position.run_length(column, rules.building) + 1):
+        if can_stack(cards[-n], onto, rules.building):
+            return n
+    return 1
+
+
+def format_move(move: Move, position: Position) -> str:
+    """Write ``move``, made from ``position``, in standard notation."""
+    source = move.source
+    target = move.target
+    if source.kind is PlaceKind.FOUNDATION:
+        head = FOUNDATION_CHAR + SUIT_CHARS[source.index]
+    else:
+        head = _char(source)
+    text = head + _char(target)
+    if (
+        move.count > 1
+        and target.kind is PlaceKind.COLUMN
+        and not position.columns[target.index]
+    ):
+        text += f"v{move.count:x}"
+    return text
+
+
+def format_move_text(move: MoveText) -> str:
+    head = move.source if move.suit is None else FOUNDATION_CHAR + SUIT_CHARS[move.suit]
+    tail = f"v{move.count:x}" if move.count is not None else ""
+    return head + move.target + tail
+
+
+def _char(place: Place) -> str:
+    if place.kind is PlaceKind.COLUMN:
+        return COLUMN_CHARS[place.index]
+    if place.kind is PlaceKind.CELL:
+        return CELL_CHARS[place.index]
+    return FOUNDATION_CHAR
+
+
+_CHATTER: Final = re.compile(
+    r"^\s*(-=-=|This game is solveable|I could not solve|Total number of states|This scan generated"
+    r"|Iterations count exceeded|Unsolved)"
+)
+
+
+def split_moves(text: str) -> list[str]:
+    """The move tokens of a solution text: whitespace or commas between moves. The lines
+    ``fc-solve`` prints around its moves are passed over, so its output reads as it is."""
+    tokens: list[str] = []
+    for line in text.splitlines():
+        if _CHATTER.match(line):
+            continue
+        tokens.extend(token for token in re.split(r"[\s,]+", line) if token)
+    return tokens

@@ -1,0 +1,512 @@
+"""Positions, moves and the rules of movement.
+
+A :class:`Position` is an immutable snapshot of the table: the columns (each listed
+from the card dealt first, the deepest, to the exposed card), the cells, and the height
+of each foundation pile. Pile ``i`` holds suit ``i % 4``, so a double deck has two piles
+per suit. Every question about what may move is asked with a :class:`~freecell.rules.Rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TYPE_CHECKING
+
+from freecell.cards import KING, Card, card_name, card_rank, card_suit, is_red, make_card
+from freecell.rules import (
+    Building,
+    EmptyColumns,
+    FoundationReturn,
+    Rules,
+    SequenceMoves,
+)
+
+if TYPE_CHECKING:
+    from freecell.notation import MoveText
+
+UNLIMITED_CAPACITY = 10_000
+
+
+class PlaceKind(IntEnum):
+    COLUMN = 0
+    CELL = 1
+    FOUNDATION = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A column or cell (``index`` from 0), or a foundation (``index`` is the suit)."""
+
+    kind: PlaceKind
+    index: int
+
+    @classmethod
+    def column(cls, index: int) -> Place:
+        return cls(PlaceKind.COLUMN, index)
+
+    @classmethod
+    def cell(cls, index: int) -> Place:
+        return cls(PlaceKind.CELL, index)
+
+    @classmethod
+    def foundation(cls, suit: int) -> Place:
+        return cls(PlaceKind.FOUNDATION, suit)
+
+    def __repr__(self) -> str:
+        return f"Place.{self.kind.name.lower()}({self.index})"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """``count`` cards from ``source`` to ``target``. A foundation place names the suit."""
+
+    source: Place
+    target: Place
+    count: int = 1
+
+    def __repr__(self) -> str:
+        return f"Move({self.source!r}, {self.target!r}, {self.count})"
+
+    @property
+    def is_take_back(self) -> bool:
+        return self.source.kind is PlaceKind.FOUNDATION
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow in the position. The message says why."""
+
+
+class InvalidPositionError(ValueError):
+    """A position that cannot exist under the rules (wrong cards, too many cells ...)."""
+
+
+def can_stack(card: Card, onto: Card, building: Building) -> bool:
+    """Whether ``card`` may lie on ``onto`` in a tableau column."""
+    if (onto >> 2) != (card >> 2) + 1:
+        return False
+    if building is Building.ALTERNATE_COLOURS:
+        return is_red(card) != is_red(onto)
+    return (card & 3) == (onto & 3)
+
+
+def capacity_formula(empty_cells: int, empty_columns: int) -> int:
+    """(empty cells + 1) × 2^(empty columns): the longest run that may move as one."""
+    return (empty_cells + 1) << empty_columns
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The table at one moment. Immutable and hashable; :meth:`key` merges symmetries."""
+
+    columns: tuple[tuple[Card, ...], ...]
+    cells: tuple[Card | None, ...]
+    foundations: tuple[int, ...]
+
+    # --- reading the table -------------------------------------------------------------
+
+    def cards(self) -> Iterator[Card]:
+        """Every card still in play (columns, then cells)."""
+        for column in self.columns:
+            yield from column
+        for card in self.cells:
+            if card is not None:
+                yield card
+
+    def foundation_top(self, pile: int) -> Card | None:
+        height = self.foundations[pile]
+        return make_card(height, pile % 4) if height else None
+
+    @property
+    def empty_cells(self) -> int:
+        return sum(1 for card in self.cells if card is None)
+
+    @property
+    def empty_columns(self) -> int:
+        return sum(1 for column in self.columns if not column)
+
+    @property
+    def cards_home(self) -> int:
+        return sum(self.foundations)
+
+    def is_won(self) -> bool:
+        return all(height == KING for height in self.foundations)
+
+    def key(self) -> tuple[object, ...]:
+        """A canonical key: positions that differ only in the order of columns, of cells,
+        or of the two piles of a suit share it."""
+        piles = self.foundations
+        if len(piles) > 4:
+            # the two piles of a suit are interchangeable: keep them lowest first
+            piles = tuple(h for suit in range(4) for h in sorted(piles[suit::4]))
+        return (
+            tuple(sorted(self.columns)),
+            tuple(sorted(card for card in self.cells if card is not None)),
+            piles,
+        )
+
+    # --- text ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_text(cls, text: str, rules: Rules | None = None, *, partial: bool = False) -> Position:
+        """Read Freecell Solver's board format; see :func:`freecell.board_format.parse_board`."""
+        from freecell.board_format import parse_board
+
+        return parse_board(text, rules, partial=partial)
+
+    def to_text(self) -> str:
+        """Write Freecell Solver's board format."""
+        from freecell.board_format import format_board
+
+        return format_board(self)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    # --- the capacity rule --------------------------------------------------------------
+
+    def capacity(self, rules: Rules, *, to_empty_column: bool) -> int:
+        """The longest run that may move as one, to an occupied or to an empty column.
+
+        Empty cells that the ruleset has removed do not exist here, so they count for
+        nothing. An empty destination column is not counted; neither is the source column,
+        which still holds the run when the count is made. Where only kings may fill an empty column, empty columns
+        cannot hold the cards of a run in passing, so they count for nothing either.
+        """
+        if rules.sequence_moves is SequenceMoves.UNLIMITED:
+            return UNLIMITED_CAPACITY
+        relay_columns = 0
+        if rules.empty_columns is EmptyColumns.ANY_CARD:
+            relay_columns = self.empty_columns - (1 if to_empty_column else 0)
+        return capacity_formula(self.empty_cells, max(relay_columns, 0))
+
+    def run_length(self, column: int, building: Building) -> int:
+        """How many cards at the exposed end of ``column`` form an ordered run."""
+        cards = self.columns[column]
+        if not cards:
+            return 0
+        length = 1
+        for i in range(len(cards) - 1, 0, -1):
+            if not can_stack(cards[i], cards[i - 1], building):
+                break
+            length += 1
+        return length
+
+    def max_movable(self, source: int, target: int, rules: Rules) -> int:
+        """The move calculator: the most cards that may move from column ``source`` to
+        column ``target`` now (0 when none may)."""
+        if source == target or not self.columns[source]:
+            return 0
+        run = self.run_length(source, rules.building)
+        target_cards = self.columns[target]
+        if target_cards:
+            fitting = self._fitting_count(source, target_cards[-1], run, rules.building)
+            limit = self.capacity(rules, to_empty_column=False)
+            return fitting if fitting and fitting <= limit else 0
+        limit = min(run, self.capacity(rules, to_empty_column=True))
+        if rules.empty_columns is EmptyColumns.KINGS_ONLY:
+            cards = self.columns[source]
+            return next((n for n in range(limit, 0, -1) if card_rank(cards[-n]) == KING), 0)
+        return limit
+
+    def _fitting_count(self, source: int, onto: Card, run: int, building: Building) -> int:
+        cards = self.columns[source]
+        for n in range(1, run + 1):
+            if can_stack(cards[-n], onto, building):
+                return n
+        return 0
+
+    # --- legality -----------------------------------------------------------------------
+
+    def card_at(self, place: Place) -> Card | None:
+        """The card that would leave ``place`` in a one-card move."""
+        if place.kind is PlaceKind.COLUMN:
+            column = self.columns[place.index]
+            return column[-1] if column else None
+        if place.kind is PlaceKind.CELL:
+            return self.cells[place.index]
+        pile = self._top_pile(place.index)
+        return None if pile is None else self.foundation_top(pile)
+
+    def _top_pile(self, suit: int) -> int | None:
+        """The pile of ``suit`` whose top card is highest (None if all are empty)."""
+        piles = range(suit, len(self.foundations), 4)
+        best = max(piles, key=lambda p: self.foundations[p])
+        return best if self.foundations[best] else None
+
+    def home_pile(self, card: Card) -> int | None:
+        """The pile that ``card`` may go on next, if any."""
+        rank = card_rank(card)
+        for pile in range(card_suit(card), len(self.foundations), 4):
+            if self.foundations[pile] == rank - 1:
+                return pile
+        return None
+
+    def check(self, move: Move, rules: Rules) -> None:
+        """Raise :class:`IllegalMoveError` saying why, unless ``move`` is legal."""
+        reason = self.why_illegal(move, rules)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+
+    def is_legal(self, move: Move, rules: Rules) -> bool:
+        return self.why_illegal(move, rules) is None
+
+    def why_illegal(self, move: Move, rules: Rules) -> str | None:
+        """None when ``move`` is legal, else a short reason a player can read."""
+        source, target, count = move.source, move.target, move.count
+        if not self._place_exists(source, rules) or not self._place_exists(target, rules):
+            return "there is no such place on this table"
+        if source == target:
+            return "a card must move to another place"
+        if count < 1:
+            return "a move carries at least one card"
+        card = self.card_at(source)
+        if card is None:
+            return f"{_place_words(source)} is empty"
+        if source.kind is PlaceKind.FOUNDATION:
+            if rules.foundation_return is FoundationReturn.NEVER:
+                return "cards on the foundations stay there under these rules"
+            if target.kind is PlaceKind.CELL and rules.foundation_return is not FoundationReturn.TO_TABLEAU_OR_CELL:
+                return "a foundation card may only come back to the tableau under these rules"
+        if count > 1 and source.kind is not PlaceKind.COLUMN:
+            return "only one card at a time leaves a cell or a foundation"
+        if count > 1 and target.kind is not PlaceKind.COLUMN:
+            return "only one card at a time goes to a cell or a foundation"
+
+        if target.kind is PlaceKind.FOUNDATION:
+            if card_suit(card) != target.index:
+                return f"{card_name(card)} does not belong on the {_SUIT_WORDS[target.index]} foundation"
+            if self.home_pile(card) is None:
+                return f"{card_name(card)} cannot go home yet: it needs the cards below it there first"
+            return None
+        if target.kind is PlaceKind.CELL:
+            occupant = self.cells[target.index]
+            if occupant is not None:
+                return f"cell {_cell_letter(target.index)} already holds {card_name(occupant)}"
+            return None
+
+        # onto a column
+        if source.kind is PlaceKind.COLUMN:
+            run = self.run_length(source.index, rules.building)
+            if count > run:
+                return f"the {count} cards at the bottom of column {source.index + 1} are not an ordered run"
+            moving = self.columns[source.index][-count]
+        else:
+            moving = card
+        target_cards = self.columns[target.index]
+        if target_cards:
+            onto = target_cards[-1]
+            if not can_stack(moving, onto, rules.building):
+                return f"{card_name(moving)} cannot go on {card_name(onto)}: {_building_words(rules.building)}"
+        elif rules.empty_columns is EmptyColumns.KINGS_ONLY and card_rank(moving) != KING:
+            return "only a king may fill an empty column under these rules"
+        if count > 1:
+            limit = self.capacity(rules, to_empty_column=not target_cards)
+            if count > limit:
+                where = "an empty column" if not target_cards else "another column"
+                return (
+                    f"{count} cards cannot move to {where}: the capacity is {limit} "
+                    f"({self._capacity_words(rules, not target_cards)})"
+                )
+        return None
+
+    def _capacity_words(self, rules: Rules, to_empty: bool) -> str:
+        columns = self.empty_columns - (1 if to_empty else 0)
+        if rules.empty_columns is not EmptyColumns.ANY_CARD:
+            columns = 0
+        return f"({self.empty_cells} empty cells + 1) × 2^{max(columns, 0)}"
+
+    def _place_exists(self, place: Place, rules: Rules) -> bool:
+        if place.kind is PlaceKind.COLUMN:
+            return 0 <= place.index < len(self.columns)
+        if place.kind is PlaceKind.CELL:
+            return 0 <= place.index < len(self.cells)
+        return 0 <= place.index < 4
+
+    # --- making moves -------------------------------------------------------------------
+
+    def apply(self, move: Move, rules: Rules) -> Position:
+        """The position after ``move``; raises :class:`IllegalMoveError` if it is illegal."""
+        self.check(move, rules)
+        return self.apply_unchecked(move)
+
+    def apply_unchecked(self, move: Move) -> Position:
+        """The position after ``move``, trusting that it is legal."""
+        columns = self.columns
+        cells = self.cells
+        foundations = self.foundations
+        source, target, count = move.source, move.target, move.count
+        if source.kind is PlaceKind.COLUMN:
+            column = columns[source.index]
+            moving = column[-count:]
+            columns = _replace(columns, source.index, column[:-count])
+        elif source.kind is PlaceKind.CELL:
+            moving = (cells[source.index],)  # type: ignore[assignment]
+            cells = _replace(cells, source.index, None)
+        else:
+            pile = self._top_pile(source.index)
+            assert pile is not None
+            moving = (make_card(foundations[pile], source.index),)
+            foundations = _replace(foundations, pile, foundations[pile] - 1)
+        if target.kind is PlaceKind.COLUMN:
+            columns = _replace(columns, target.index, columns[target.index] + moving)
+        elif target.kind is PlaceKind.CELL:
+            cells = _replace(cells, target.index, moving[0])
+        else:
+            pile = self.home_pile(moving[0])
+            assert pile is not None
+            foundations = _replace(foundations, pile, foundations[pile] + 1)
+        return Position(columns, cells, foundations)
+
+    def legal_moves(self, rules: Rules) -> list[Move]:
+        """Every legal move, each exactly once.
+
+        Under single-card rules only one-card moves are listed; a longer run is still
+        legal to ask for and is carried out by :meth:`single_card_steps`.
+        """
+        moves: list[Move] = []
+        for source in self.sources(rules):
+            moves.extend(self.moves_from(source, rules))
+        return moves
+
+    def sources(self, rules: Rules) -> Iterator[Place]:
+        for i, column in enumerate(self.columns):
+            if column:
+                yield Place.column(i)
+        for i, card in enumerate(self.cells):
+            if card is not None:
+                yield Place.cell(i)
+        if rules.takes_back:
+            for suit in range(4):
+                if self._top_pile(suit) is not None:
+                    yield Place.foundation(suit)
+
+    def moves_from(self, source: Place, rules: Rules) -> list[Move]:
+        """Every legal move that takes cards from ``source`` (the page's highlights)."""
+        card = self.card_at(source)
+        if card is None:
+            return []
+        moves: list[Move] = []
+        if source.kind is not PlaceKind.FOUNDATION and self.home_pile(card) is not None:
+            moves.append(Move(source, Place.foundation(card_suit(card))))
+        to_cells = source.kind is PlaceKind.COLUMN or (
+            source.kind is PlaceKind.FOUNDATION and rules.foundation_return is FoundationReturn.TO_TABLEAU_OR_CELL
+        )
+        if to_cells:
+            moves.extend(Move(source, Place.cell(i)) for i, c in enumerate(self.cells) if c is None)
+        single_cards = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
+        for i in range(len(self.columns)):
+            target = Place.column(i)
+            if target == source:
+                continue
+            if source.kind is PlaceKind.COLUMN and not single_cards:
+                most = self.max_movable(source.index, i, rules)
+                if self.columns[i]:
+                    if most:
+                        moves.append(Move(source, target, most))
+                else:
+                    moves.extend(
+                        Move(source, target, n) for n in range(1, most + 1)
+                        if rules.empty_columns is EmptyColumns.ANY_CARD
+                        or card_rank(self.columns[source.index][-n]) == KING
+                    )
+            else:
+                move = Move(source, target)
+                if self.why_illegal(move, rules) is None:
+                    moves.append(move)
+        return moves
+
+    def has_legal_move(self, rules: Rules, *, take_backs: bool = True) -> bool:
+        for source in self.sources(rules):
+            if not take_backs and source.kind is PlaceKind.FOUNDATION:
+                continue
+            if self.moves_from(source, rules):
+                return True
+        return False
+
+    def single_card_steps(self, move: Move, rules: Rules) -> list[Move]:
+        """The one-card moves that ``move`` stands for, each legal in turn.
+
+        A run of n cards is moved through the empty cells and the empty columns other than
+        the source and target, as in the proof of the capacity formula.
+        Raises :class:`IllegalMoveError` if ``move`` is illegal.
+        """
+        self.check(move, rules)
+        if move.count == 1:
+            return [move]
+        free_cells = [Place.cell(i) for i, c in enumerate(self.cells) if c is None]
+        relay_columns = [
+            Place.column(i)
+            for i, column in enumerate(self.columns)
+            if not column and i != move.target.index
+        ]
+        if rules.empty_columns is not EmptyColumns.ANY_CARD:
+            relay_columns = []
+        steps: list[Move] = []
+        _route(move.count, move.source, move.target, free_cells, relay_columns, steps)
+        return steps
+
+    def notation(self, move: Move) -> str:
+        """``move`` in standard notation (see :mod:`freecell.notation`)."""
+        from freecell.notation import format_move
+
+        return format_move(move, self)
+
+    def parse_move(self, text: str | MoveText, rules: Rules) -> Move:
+        """Read standard notation in this position; the move is checked to be legal."""
+        from freecell.notation import parse_move
+
+        move = parse_move(text, self, rules)
+        self.check(move, rules)
+        return move
+
+
+def _route(
+    count: int,
+    source: Place,
+    target: Place,
+    cells: list[Place],
+    columns: list[Place],
+    steps: list[Move],
+) -> None:
+    """Append the one-card moves that carry ``count`` cards from source to target."""
+    if count <= len(cells) + 1:
+        used = cells[: count - 1]
+        steps.extend(Move(source, cell) for cell in used)
+        steps.append(Move(source, target))
+        steps.extend(Move(cell, target) for cell in reversed(used))
+        return
+    relay, rest = columns[0], columns[1:]
+    # Park as many as the other relays allow; the rest then fits too, because the
+    # capacity with one more empty column is exactly twice as large.
+    parked = min(capacity_formula(len(cells), len(rest)), count - 1)
+    _route(parked, source, relay, cells, rest, steps)
+    _route(count - parked, source, target, cells, rest, steps)
+    _route(parked, relay, target, cells, rest, steps)
+
+
+def _replace(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+
+
+def _cell_letter(index: int) -> str:
+    from freecell.notation import cell_letter
+
+    return cell_letter(index)
+
+
+def _place_words(place: Place) -> str:
+    if place.kind is PlaceKind.COLUMN:
+        return f"column {place.index + 1}"
+    if place.kind is PlaceKind.CELL:
+        return f"cell {_cell_letter(place.index)}"
+    return f"the {_SUIT_WORDS[place.index]} foundation"
+
+
+def _building_words(building: Building) -> str:
+    if building is Building.ALTERNATE_COLOURS:
+        return "a card goes on one rank higher in the other colour"
+    return "a card goes on one rank higher of the same suit"
