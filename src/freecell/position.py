@@ -469,17 +469,19 @@ def _route(
     columns: list[Place],
     steps: list[Move],
 ) -> None:
-    """Append the one-card moves that carry ``count`` cards from source to target."""
+    """Append the one-card moves that carry ``count`` cards from source to target, using
+    as few of the relay ``columns`` as the capacity formula allows."""
     if count <= len(cells) + 1:
         used = cells[: count - 1]
         steps.extend(Move(source, cell) for cell in used)
         steps.append(Move(source, target))
         steps.extend(Move(cell, target) for cell in reversed(used))
         return
-    relay, rest = columns[0], columns[1:]
-    # Park as many as the other relays allow; the rest then fits too, because the
-    # capacity with one more empty column is exactly twice as large.
-    parked = min(capacity_formula(len(cells), len(rest)), count - 1)
+    needed = next(k for k in range(1, len(columns) + 1) if capacity_formula(len(cells), k) >= count)
+    relay, rest = columns[0], columns[1:needed]
+    # Park in the relay only what the direct move cannot carry: the rest then fits,
+    # because the capacity with one more empty column is exactly twice as large.
+    parked = count - capacity_formula(len(cells), len(rest))
     _route(parked, source, relay, cells, rest, steps)
     _route(count - parked, source, target, cells, rest, steps)
     _route(parked, relay, target, cells, rest, steps)
