@@ -112,7 +112,7 @@ def decode_game_code(code: str) -> Deal:
     if len(digits) != _WIDTH[kind]:
         raise InvalidGameCodeError(
             f"not a game code: {code!r} ({kind_letter} is followed by {_WIDTH[kind]} characters "
-            f"and a check character, not {len(deal_part) - 1})"
+            f"and a check character, {_WIDTH[kind] + 1} in all, not {len(deal_part) - 1})"
         )
     body = f"{prefix}-{rules_part}-{kind_letter}{digits}"
     if _check_char(body) != check:
