@@ -1,0 +1,121 @@
+"""``freecell play``, ``stats`` and ``lesson``: the browser game and what it keeps."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+import click
+
+from freecell.cli.options import fail
+from freecell.lessons import LESSONS, UnknownLessonError, find_lesson
+from freecell.store import Store, default_path
+
+_db_option = click.option(
+    "--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="The SQLite file of games and statistics (default: the user's data directory).",
+)
+
+
+@click.command("play")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, help="Port to serve on (default: a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; keep it local.")
+@click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
+@_db_option
+def play_command(port: int, host: str, no_browser: bool, db: Path | None) -> None:
+    """Serve the game on this machine and open it in the browser."""
+    import uvicorn
+
+    from freecell.web.app import create_app
+
+    path = db or default_path()
+    try:
+        app = create_app(path)
+    except Exception as error:  # the store could not be opened: say where and why
+        fail(f"cannot open the game store {path}: {error}")
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        fail(f"cannot listen on {host}:{port}: {error.strerror}")
+    sock.listen(128)
+    url = f"http://{host}:{sock.getsockname()[1]}/"
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    click.echo(f"FreeCell is served at {url} (games are kept in {path}); press Ctrl+C to stop.")
+    if not no_browser:
+        threading.Thread(target=_open_browser, args=(server, url), daemon=True).start()
+    server.run(sockets=[sock])
+
+
+def _open_browser(server: object, url: str) -> None:
+    deadline = time.monotonic() + 10
+    while not getattr(server, "started", False) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        click.echo(f"No browser could be opened: visit {url}")
+
+
+@click.command("stats")
+@_db_option
+@click.option("--csv", "as_csv", is_flag=True, help="Export as CSV.")
+@click.option("--json", "as_json", is_flag=True, help="Export as JSON.")
+def stats_command(db: Path | None, as_csv: bool, as_json: bool) -> None:
+    """Games played, won and lost, streaks, best time and fewest moves, per preset."""
+    if as_csv and as_json:
+        fail("choose --csv or --json, not both")
+    store = Store(db or default_path())
+    try:
+        if as_csv:
+            click.echo(store.export_csv(), nl=False)
+        elif as_json:
+            click.echo(store.export_json(), nl=False)
+        else:
+            click.echo(f"{'preset':<12}{'played':>7}{'won':>6}{'lost':>6}{'streak':>8}{'best':>6}{'time':>9}{'moves':>7}")
+            for row in store.stats():
+                best_time = "-" if row.best_seconds is None else _minutes(row.best_seconds)
+                moves = "-" if row.fewest_moves is None else str(row.fewest_moves)
+                click.echo(
+                    f"{row.rules:<12}{row.played:>7}{row.won:>6}{row.lost:>6}{row.current_streak:>8}"
+                    f"{row.best_streak:>6}{best_time:>9}{moves:>7}"
+                )
+    finally:
+        store.close()
+
+
+def _minutes(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+@click.command("lesson")
+@click.argument("lesson_id", required=False)
+def lesson_command(lesson_id: str | None) -> None:
+    """List the lessons, or show the steps of LESSON_ID (play them with `freecell play`)."""
+    if lesson_id is None:
+        for lesson in LESSONS:
+            click.echo(f"{lesson.id:<12} {lesson.title}: {lesson.summary}")
+        return
+    try:
+        lesson = find_lesson(lesson_id)
+    except UnknownLessonError as error:
+        fail(str(error.args[0]))
+        return
+    position = lesson.start()
+    click.echo(f"{lesson.title}: {lesson.summary}\n")
+    click.echo(position.to_text())
+    for number, step in enumerate(lesson.steps, start=1):
+        move = step.move(position)
+        click.echo(f"{number}. {step.text}  [{position.notation(move)}]")
+        position = position.apply(move, lesson.rules)
+    click.echo(f"\n{lesson.done}")
+
+
+commands = [play_command, stats_command, lesson_command]

@@ -1,0 +1,269 @@
+"""The game store: SQLite (the stdlib module), one file in the user's data directory.
+
+A game in progress is kept as an append-only log: a ``games`` row says where it started
+(ruleset, cells, the deal or the imported board, the lesson), and ``events`` rows say what
+happened since, in order: ``move`` (with its notation), ``undo``, ``redo``, ``restart``,
+``pause``, ``resume`` and ``abandon``, each with the time it happened. Every write is
+committed before the caller answers, so a killed server loses nothing: the game is rebuilt
+by replaying its log through the library. Finished games (won, lost, or abandoned when a
+new deal replaced them) are ``results`` rows, from which the statistics per preset come.
+
+The database runs in WAL mode, which keeps committed transactions through a crash of the
+process. One connection is shared under a lock, because uvicorn runs sync endpoints in a
+thread pool.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Final
+
+from freecell.rules import PRESETS
+
+EVENT_KINDS: Final = ("move", "undo", "redo", "restart", "pause", "resume", "abandon")
+OUTCOMES: Final = ("won", "lost", "abandoned")
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    rules TEXT NOT NULL,
+    cells INTEGER NOT NULL,
+    deal_kind TEXT,
+    deal_number TEXT,          -- text: a random deal's 64-bit seed does not fit SQLite's integer
+    board TEXT NOT NULL,       -- the starting position in Freecell Solver's board format
+    lesson TEXT,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    move TEXT,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS results (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    rules TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    moves INTEGER NOT NULL,
+    finished REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS current (
+    slot INTEGER PRIMARY KEY CHECK (slot IN (0, 1)),  -- 0: the last game or lesson; 1: the last game
+    game_id TEXT NOT NULL
+);
+"""
+
+
+def default_path() -> Path:
+    """``$XDG_DATA_HOME/freecell/freecell.db``, or ``~/.local/share/freecell/freecell.db``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "freecell" / "freecell.db"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """Where a game started. ``deal_kind`` and ``deal_number`` are None for an imported
+    position or a lesson; ``board`` always holds the starting position."""
+
+    id: str
+    rules: str
+    cells: int
+    deal_kind: str | None
+    deal_number: int | None
+    board: str
+    lesson: str | None
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of a game's log."""
+
+    kind: str
+    at: float
+    move: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in EVENT_KINDS:
+            raise ValueError(f"unknown event kind {self.kind!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished game, for the statistics."""
+
+    game_id: str
+    rules: str
+    outcome: str
+    seconds: float
+    moves: int
+    finished: float
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"unknown outcome {self.outcome!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class PresetStats:
+    """The statistics of one preset. ``lost`` counts abandoned games too; best time and
+    fewest moves are over won games (None before the first win)."""
+
+    rules: str
+    played: int
+    won: int
+    lost: int
+    current_streak: int
+    best_streak: int
+    best_seconds: float | None
+    fewest_moves: int | None
+
+
+STATS_FIELDS: Final = tuple(PresetStats.__dataclass_fields__)
+
+
+class Writer:
+    """The writes of one transaction (see :meth:`Store.writing`)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._db = connection
+
+    def add_game(self, record: GameRecord) -> None:
+        number = None if record.deal_number is None else str(record.deal_number)
+        self._db.execute(
+            "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (record.id, record.rules, record.cells, record.deal_kind, number, record.board,
+             record.lesson, record.created),
+        )
+
+    def add_event(self, game_id: str, event: Event) -> None:
+        (seq,) = self._db.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        self._db.execute(
+            "INSERT INTO events VALUES (?, ?, ?, ?, ?)", (game_id, seq, event.kind, event.move, event.at)
+        )
+
+    def add_result(self, result: Result) -> None:
+        self._db.execute(
+            "INSERT INTO results (game_id, rules, outcome, seconds, moves, finished) VALUES (?, ?, ?, ?, ?, ?)",
+            (result.game_id, result.rules, result.outcome, result.seconds, result.moves, result.finished),
+        )
+
+    def set_current(self, game_id: str, *, lesson: bool = False) -> None:
+        """Make ``game_id`` the one a reloaded page continues (and, unless it is a lesson,
+        the game that the next new deal replaces)."""
+        self._db.execute("INSERT OR REPLACE INTO current VALUES (0, ?)", (game_id,))
+        if not lesson:
+            self._db.execute("INSERT OR REPLACE INTO current VALUES (1, ?)", (game_id,))
+
+
+class Store:
+    """The SQLite file at ``path`` (created with its folders when missing)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode keeps every commit through a crash of the process (only a
+        # power cut may lose the last ones), without an fsync per move.
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def writing(self) -> Iterator[Writer]:
+        """One transaction: committed when the block ends, rolled back if it raises."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield Writer(self._db)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # --- reading ------------------------------------------------------------------------
+
+    def game(self, game_id: str) -> tuple[GameRecord, list[Event]] | None:
+        """The game's record and its log in order, or None if there is no such game."""
+        with self._lock:
+            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                return None
+            events = self._db.execute(
+                "SELECT kind, at, move FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        gid, rules, cells, kind, number, board, lesson, created = row
+        record = GameRecord(gid, rules, cells, kind, None if number is None else int(number), board, lesson, created)
+        return record, [Event(k, at, move) for k, at, move in events]
+
+    def current(self, *, lessons: bool = True) -> str | None:
+        """The id of the game (or, with ``lessons``, game or lesson) last started, if any."""
+        with self._lock:
+            row = self._db.execute("SELECT game_id FROM current WHERE slot = ?", (0 if lessons else 1,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def results(self) -> list[Result]:
+        """Every finished game, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT game_id, rules, outcome, seconds, moves, finished FROM results ORDER BY finished, id"
+            ).fetchall()
+        return [Result(*row) for row in rows]
+
+    def stats(self) -> list[PresetStats]:
+        """One row per preset, in the registry's order (presets never played included)."""
+        by_rules: dict[str, list[Result]] = {name: [] for name in PRESETS}
+        for result in self.results():
+            by_rules.setdefault(result.rules, []).append(result)
+        return [preset_stats(name, results) for name, results in by_rules.items()]
+
+    def export_json(self) -> str:
+        return json.dumps([asdict(row) for row in self.stats()], indent=2) + "\n"
+
+    def export_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(STATS_FIELDS)
+        for row in self.stats():
+            writer.writerow(["" if value is None else value for value in asdict(row).values()])
+        return out.getvalue()
+
+
+def preset_stats(rules: str, results: list[Result]) -> PresetStats:
+    """The statistics of ``results`` (one preset's finished games, oldest first)."""
+    wins = [r for r in results if r.outcome == "won"]
+    streak = best = 0
+    for result in results:
+        streak = streak + 1 if result.outcome == "won" else 0
+        best = max(best, streak)
+    return PresetStats(
+        rules=rules,
+        played=len(results),
+        won=len(wins),
+        lost=len(results) - len(wins),
+        current_streak=streak,
+        best_streak=best,
+        best_seconds=min((r.seconds for r in wins), default=None),
+        fewest_moves=min((r.moves for r in wins), default=None),
+    )

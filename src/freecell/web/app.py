@@ -1,0 +1,300 @@
+"""The FastAPI app: the JSON API of ``docs/api.md`` and the static page.
+
+Errors are ``{"detail": "<sentence>"}``: 400 for a request the rules refuse (the library's
+message), 404 for an unknown game or lesson, 409 for an action that cannot happen now,
+413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from freecell.game import NothingToUndoError
+from freecell.lessons import LESSONS, UnknownLessonError
+from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS
+from freecell.position import Place
+from freecell.rules import PRESETS
+from freecell.store import Store, default_path
+from freecell.web.games import GameNotFoundError, Games
+from freecell.web.hint import describe, hint_move
+from freecell.web.models import (
+    CapacityDetail,
+    CurrentGame,
+    Destinations,
+    ErrorBody,
+    GameState,
+    Hint,
+    LessonInfo,
+    MoveRequest,
+    NewGame,
+    PresetStatsBody,
+    RulesEntry,
+    capacity_detail,
+    game_state,
+    place_char,
+    source_char,
+)
+from freecell.web.session import GameOverError, NotTriviallyWonError, Session
+
+STATIC: Final = Path(__file__).parent / "static"
+MAX_BODY: Final = 64 * 1024
+
+_ERRORS: Final[dict[int | str, dict[str, Any]]] = {
+    code: {"model": ErrorBody, "description": text}
+    for code, text in (
+        (400, "the rules refuse the request"),
+        (404, "no such game or lesson"),
+        (409, "the action cannot happen now"),
+        (413, "the body is too large"),
+        (422, "the body or query has the wrong shape"),
+    )
+}
+
+
+class BodyLimit:
+    """Refuse with 413 a request body over ``limit`` bytes, whether its Content-Length
+    says so or its stream turns out longer."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            await _too_large(scope, receive, send, self.limit)
+            return
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                await _too_large(scope, receive, send, self.limit)
+                return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+    response = JSONResponse({"detail": f"the request body is larger than {limit // 1024} KB"}, status_code=413)
+    await response(scope, receive, send)
+
+
+def _readable(error: RequestValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item.get("loc", ()) if part not in ("body", "query", "path"))
+        parts.append(f"{where}: {item.get('msg', 'invalid')}" if where else str(item.get("msg", "invalid")))
+    return "; ".join(parts) or "the request is malformed"
+
+
+def create_app(db_path: Path | None = None) -> FastAPI:
+    """The app, storing its games in ``db_path`` (default: the user's data directory)."""
+    store = Store(db_path or default_path())
+    games = Games(store)
+    app = FastAPI(
+        title="FreeCell",
+        summary="Play FreeCell and its variants: every rule is decided by the freecell library.",
+        version="1",
+    )
+    app.state.games = games
+    app.add_middleware(BodyLimit)
+
+    def error(status: int) -> Any:
+        def handler(request: Request, exc: Exception) -> JSONResponse:
+            text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            return JSONResponse({"detail": str(text)}, status_code=status)
+
+        return handler
+
+    app.add_exception_handler(GameNotFoundError, error(404))
+    app.add_exception_handler(UnknownLessonError, error(404))
+    app.add_exception_handler(NothingToUndoError, error(409))
+    app.add_exception_handler(GameOverError, error(409))
+    app.add_exception_handler(NotTriviallyWonError, error(409))
+    app.add_exception_handler(ValueError, error(400))
+
+    @app.exception_handler(RequestValidationError)
+    def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _readable(exc)}, status_code=422)
+
+    api = APIRouter(prefix="/api", responses=_ERRORS)
+
+    def state(session_id: str) -> GameState:
+        return games.view(session_id, lambda session: game_state(session, time.time()))
+
+    @api.get("/rules")
+    def list_rules() -> list[RulesEntry]:
+        """Every preset, with its rules panel and our help."""
+        return [RulesEntry.entry(rules) for rules in PRESETS.values()]
+
+    @api.post("/games", status_code=201)
+    def new_game(body: NewGame) -> GameState:
+        """A new game by deal number, game code, random deal or imported board."""
+        session = games.create(
+            rules=body.rules, cells=body.cells, deal=body.deal, code=body.code, random=body.random, board=body.board
+        )
+        return state(session.id)
+
+    @api.get("/games/{game_id}")
+    def get_game(game_id: str) -> GameState:
+        return state(game_id)
+
+    @api.post("/games/{game_id}/moves")
+    def play(game_id: str, body: MoveRequest) -> GameState:
+        """Play a move in standard notation; 400 with the reason when it is refused."""
+        return state(games.act(game_id, "move", body.move).id)
+
+    def action(kind: str, doc: str) -> None:
+        def endpoint(game_id: str) -> GameState:
+            return state(games.act(game_id, kind).id)
+
+        endpoint.__doc__ = doc
+        api.add_api_route(f"/games/{{game_id}}/{kind}", endpoint, methods=["POST"], name=kind)
+
+    action("undo", "Take back the last action; 409 when there is nothing to undo.")
+    action("redo", "Play again the last action undone; 409 when there is nothing to redo.")
+    action("restart", "Back to the start of the same deal.")
+    action("pause", "Stop the clock.")
+    action("resume", "Start the clock again.")
+
+    @api.post("/games/{game_id}/finish")
+    def finish(game_id: str) -> GameState:
+        """Play the trivially won finish; 409 if the game is not trivially won."""
+        return state(games.finish(game_id).id)
+
+    @api.get("/games/{game_id}/destinations")
+    def destinations(
+        game_id: str,
+        source: Annotated[str, Query(max_length=3, description="a column digit, a cell letter, or hc/hd/hh/hs")],
+        count: Annotated[int, Query(ge=1, le=104)] = 1,
+    ) -> Destinations:
+        """Where ``count`` cards from ``source`` may legally go now."""
+        def answer(session: Session) -> Destinations:
+            game = session.game
+            place = _source(source, game.position.columns, game.position.cells)
+            targets = [place_char(target) for target in game.destinations(place, count)]
+            return Destinations(targets=list(dict.fromkeys(targets)))
+
+        return games.view(game_id, answer)
+
+    @api.get("/games/{game_id}/hint")
+    def hint(game_id: str) -> Hint:
+        """A legal move worth trying, or none."""
+        def answer(session: Session) -> Hint:
+            game = session.game
+            move = hint_move(game)
+            if move is None:
+                return Hint(move=None, text="No legal move is left")
+            return Hint(
+                move=game.position.notation(move), source=source_char(move.source), target=place_char(move.target),
+                text=describe(move, game.position),
+            )
+
+        return games.view(game_id, answer)
+
+    @api.get("/games/{game_id}/capacity")
+    def capacity(
+        game_id: str,
+        empty_cells: Annotated[int | None, Query(ge=0, le=16)] = None,
+        empty_columns: Annotated[int | None, Query(ge=0, le=16)] = None,
+    ) -> CapacityDetail:
+        """The move calculator, for the position or for other numbers of empty places."""
+        rules, position = games.view(game_id, lambda session: (session.game.rules, session.game.position))
+        cells = position.empty_cells if empty_cells is None else empty_cells
+        columns = position.empty_columns if empty_columns is None else empty_columns
+        if cells > rules.cells:
+            raise ValueError(f"{rules.title} has {rules.cells} free cells, so at most {rules.cells} can be empty")
+        if columns > rules.columns:
+            raise ValueError(f"{rules.title} has {rules.columns} columns, so at most {rules.columns} can be empty")
+        return capacity_detail(rules, cells, columns)
+
+    @api.get("/current", responses={404: {"model": ErrorBody, "description": "no game yet"}})
+    def current() -> CurrentGame:
+        """The game a reloaded page continues."""
+        game_id = games.current()
+        if game_id is None:
+            raise GameNotFoundError("no game has been started yet")
+        return CurrentGame(id=game_id)
+
+    @api.get("/stats")
+    def stats() -> list[PresetStatsBody]:
+        """Games played, won and lost, streaks, best time and fewest moves, per preset."""
+        return [PresetStatsBody(**asdict(row)) for row in store.stats()]
+
+    @api.get("/stats.json")
+    def stats_json() -> list[PresetStatsBody]:
+        """The statistics as a JSON file to save."""
+        return stats()
+
+    @api.get(
+        "/stats.csv",
+        response_class=Response,
+        responses={
+            200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "the statistics as CSV"}
+        },
+    )
+    def stats_csv() -> Response:
+        """The statistics as a CSV file to save."""
+        return Response(
+            store.export_csv(), media_type="text/csv",
+            headers={"Content-Disposition": 'attachment; filename="freecell-stats.csv"'},
+        )
+
+    @api.get("/lessons")
+    def lessons() -> list[LessonInfo]:
+        return [LessonInfo(id=one.id, title=one.title, summary=one.summary, steps=len(one.steps)) for one in LESSONS]
+
+    @api.post("/lessons/{lesson_id}", status_code=201)
+    def start_lesson(lesson_id: str) -> GameState:
+        """A game on the lesson's position; its ``lesson`` field says what to do."""
+        return state(games.create_lesson(lesson_id).id)
+
+    app.include_router(api)
+
+    @app.get("/", include_in_schema=False, response_model=None)
+    def index() -> Response:
+        page = STATIC / "index.html"
+        if page.is_file():
+            return FileResponse(page)
+        return HTMLResponse("<!doctype html><title>FreeCell</title><p>The page is not built yet. The API is at /api.")
+
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    return app
+
+
+def _source(text: str, columns: tuple[object, ...], cells: tuple[object, ...]) -> Place:
+    """A destinations query's source; raises ``ValueError`` naming a place that is not there."""
+    text = text.strip().lower()
+    if len(text) == 1 and text in COLUMN_CHARS and COLUMN_CHARS.index(text) < len(columns):
+        return Place.column(COLUMN_CHARS.index(text))
+    if len(text) == 1 and text in CELL_CHARS and CELL_CHARS.index(text) < len(cells):
+        return Place.cell(CELL_CHARS.index(text))
+    if len(text) == 2 and text[0] == "h" and text[1] in SUIT_CHARS:
+        return Place.foundation(SUIT_CHARS.index(text[1]))
+    raise ValueError(f"there is no place {text!r} on this table (a column digit, a cell letter, or h and a suit)")

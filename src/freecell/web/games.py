@@ -1,0 +1,216 @@
+"""The games the server plays: sessions in memory, each written to the store before the
+answer goes out.
+
+Every request that changes a game is checked first (nothing changes when it is refused),
+then applied to the session, then committed to the store as one transaction. If the
+commit fails, the session is dropped from memory, so that it is rebuilt from the log.
+One lock serialises the requests, which uvicorn runs in a thread pool.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from freecell.codes import decode_game_code
+from freecell.deals import Deal, random_deal
+from freecell.game import Outcome
+from freecell.lessons import find_lesson
+from freecell.position import Position
+from freecell.rules import find_rules
+from freecell.store import Event, GameRecord, Store, Writer
+from freecell.web.session import NotTriviallyWonError, Session
+
+T = TypeVar("T")
+
+
+class GameNotFoundError(LookupError):
+    """No game has that id."""
+
+
+def new_game_id() -> str:
+    """An unguessable id: 128 random bits."""
+    return secrets.token_urlsafe(16)
+
+
+class Games:
+    """The games in ``store``, with ``now`` as the clock (seconds since the epoch)."""
+
+    def __init__(self, store: Store, now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.now = now
+        self._sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> Session:
+        with self._lock:
+            return self._load(game_id)
+
+    def view(self, game_id: str, read: Callable[[Session], T]) -> T:
+        """``read(session)`` under the lock, so that no request changes the game meanwhile."""
+        with self._lock:
+            return read(self._load(game_id))
+
+    def current(self) -> str | None:
+        return self.store.current()
+
+    def _load(self, game_id: str) -> Session:
+        session = self._sessions.get(game_id)
+        if session is None:
+            found = self.store.game(game_id)
+            if found is None:
+                raise GameNotFoundError(f"there is no game {game_id!r}: start a new one")
+            session = Session.replay(*found)
+            self._sessions[game_id] = session
+        return session
+
+    # --- starting ---------------------------------------------------------------------
+
+    def create(
+        self,
+        *,
+        rules: str = "standard",
+        cells: int | None = None,
+        deal: int | None = None,
+        code: str | None = None,
+        random: bool = False,
+        board: str | None = None,
+    ) -> Session:
+        """A new game: deal number ``deal``, game ``code``, a ``random`` deal or an imported
+        ``board`` (a random deal when none is named). It replaces the game in progress,
+        which counts as lost or abandoned if a move was made in it.
+
+        Raises ``ValueError`` subclasses with the library's message for an unknown ruleset,
+        cells the ruleset does not offer, a deal out of range, a bad code or a bad board.
+        """
+        chosen = [name for name, value in (("deal", deal), ("code", code), ("board", board)) if value is not None]
+        if random:
+            chosen.append("random")
+        if len(chosen) > 1:
+            raise ValueError(f"choose one of deal, code, random or board, not {' and '.join(chosen)}")
+        the_rules = find_rules(rules, cells=cells)
+        made: Deal | None = None
+        if code is not None:
+            made = decode_game_code(code)
+        elif deal is not None:
+            made = Deal(the_rules, deal)
+        elif board is None:
+            made = random_deal(the_rules)
+        if made is not None:
+            the_rules, start = made.rules, made.position()
+        else:
+            assert board is not None
+            start = Position.from_text(board, the_rules)
+        record = GameRecord(
+            id=new_game_id(),
+            rules=the_rules.name,
+            cells=the_rules.cells,
+            deal_kind=None if made is None else made.kind.value,
+            deal_number=None if made is None else made.number,
+            board=start.to_text(),
+            lesson=None,
+            created=self.now(),
+        )
+        return self._start(record)
+
+    def create_lesson(self, lesson_id: str) -> Session:
+        """A new game on the lesson's position; raises :class:`UnknownLessonError`."""
+        lesson = find_lesson(lesson_id)
+        record = GameRecord(
+            id=new_game_id(),
+            rules=lesson.rules.name,
+            cells=lesson.rules.cells,
+            deal_kind=None,
+            deal_number=None,
+            board=lesson.start().to_text(),
+            lesson=lesson.id,
+            created=self.now(),
+        )
+        return self._start(record)
+
+    def _start(self, record: GameRecord) -> Session:
+        session = Session.start(record)
+        with self._lock:
+            replaced = None if record.lesson else self._replaced(record.created)
+            with self.store.writing() as writer:
+                writer.add_game(record)
+                writer.set_current(record.id, lesson=record.lesson is not None)
+                if replaced is not None:
+                    self._abandon(replaced, record.created, writer)
+            self._sessions[record.id] = session
+            if replaced is not None:
+                replaced.apply(Event("abandon", record.created))
+        return session
+
+    def _replaced(self, at: float) -> Session | None:
+        """The game in progress that a new deal replaces, if it counts as played."""
+        previous = self.store.current(lessons=False)
+        if previous is None:
+            return None
+        try:
+            session = self._load(previous)
+        except (GameNotFoundError, ValueError):
+            return None
+        if session.abandoned or not session.moved or session.is_won():
+            return None
+        return session
+
+    @staticmethod
+    def _abandon(session: Session, at: float, writer: Writer) -> None:
+        outcome = "lost" if session.outcome() is Outcome.LOST else "abandoned"
+        writer.add_event(session.id, Event("abandon", at))
+        writer.add_result(session.result(outcome, at))
+
+    # --- playing ----------------------------------------------------------------------
+
+    def act(self, game_id: str, kind: str, move: str | None = None) -> Session:
+        """Do one logged action (``move``, ``undo``, ``redo``, ``restart``, ``pause``,
+        ``resume``). Raises the library's error, and changes nothing, when it is refused."""
+        with self._lock:
+            session = self._load(game_id)
+            event = Event(kind, self.now(), move)
+            session.check(event)
+            clock = session.clock
+            changes = {
+                "pause": not clock.paused and clock.stopped_at is None,
+                "resume": clock.paused,
+            }.get(kind, True)
+            if changes:  # pausing a paused clock, or resuming a running one, is not logged
+                self._commit(session, [event])
+            return session
+
+    def finish(self, game_id: str) -> Session:
+        """Play the trivially won finish to the end; raises :class:`NotTriviallyWonError`."""
+        with self._lock:
+            session = self._load(game_id)
+            session.check_playable()
+            moves = session.finishing_moves()
+            if moves is None:
+                raise NotTriviallyWonError("the game is not trivially won: some cards cannot go home by themselves yet")
+            at = self.now()
+            events = []
+            position = session.game.position
+            for move in moves:
+                events.append(Event("move", at, position.notation(move)))
+                position = position.apply_unchecked(move)
+            self._commit(session, events)
+            session.last = tuple(event.move for event in events if event.move)
+            return session
+
+    def _commit(self, session: Session, events: list[Event]) -> None:
+        """Apply ``events`` to ``session`` and store them (with the result of a win)."""
+        was_won = session.is_won()
+        try:
+            for event in events:
+                session.apply(event)
+            with self.store.writing() as writer:
+                for event in events:
+                    writer.add_event(session.id, event)
+                if session.lesson is None and session.is_won() and not was_won:
+                    writer.add_result(session.result("won", events[-1].at))
+        except BaseException:
+            self._sessions.pop(session.id, None)  # rebuilt from the log next time
+            raise

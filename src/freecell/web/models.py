@@ -1,0 +1,241 @@
+"""The JSON bodies of the API (see ``docs/api.md``), and how a session becomes a state."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from freecell.cards import SUIT_LETTERS, card_name
+from freecell.notation import CELL_CHARS, COLUMN_CHARS, FOUNDATION_CHAR, SUIT_CHARS
+from freecell.position import Place, PlaceKind, Position
+from freecell.rules import Rules, SequenceMoves
+from freecell.web.rules_text import HELP_TEXT, RULES_TEXT, TAP_TO_FOUNDATION
+from freecell.web.session import Session
+
+
+class ErrorBody(BaseModel):
+    detail: str = Field(description="a sentence a player can read")
+
+
+class RulesInfo(BaseModel):
+    name: str
+    title: str
+    description: str
+    cell_options: list[int]
+    cells: int
+    columns: int
+    decks: int
+    building: Literal["alternate-colours", "same-suit"]
+    scoring: bool
+    takes_back: bool
+    show_capacity: bool
+    undo_limit: int | None
+    single_card_moves: bool
+    tap_to_foundation: bool
+
+    @classmethod
+    def of(cls, rules: Rules) -> RulesInfo:
+        return cls(
+            name=rules.name, title=rules.title, description=rules.description,
+            cell_options=list(rules.cell_options), cells=rules.cells, columns=rules.columns,
+            decks=rules.decks, building=rules.building.value,
+            scoring=rules.scoring is not None, takes_back=rules.takes_back,
+            show_capacity=rules.show_capacity, undo_limit=rules.undo_limit,
+            single_card_moves=rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS,
+            tap_to_foundation=rules.name in TAP_TO_FOUNDATION,
+        )
+
+
+class RulesEntry(RulesInfo):
+    text: str = Field(description="the rules panel for the preset; paragraphs separated by a blank line")
+    help: str = Field(description="our own help, the same on every preset")
+
+    @classmethod
+    def entry(cls, rules: Rules) -> RulesEntry:
+        return cls(**RulesInfo.of(rules).model_dump(), text=RULES_TEXT[rules.name], help=HELP_TEXT)
+
+
+class Foundation(BaseModel):
+    suit: Literal["C", "D", "H", "S"]
+    top: str | None
+    height: int
+
+
+class Capacity(BaseModel):
+    empty_cells: int
+    empty_columns: int
+    to_occupied: int
+    to_empty: int
+
+
+class CapacityDetail(Capacity):
+    formula_occupied: str
+    formula_empty: str
+
+
+class LessonState(BaseModel):
+    id: str
+    title: str
+    step: int = Field(description="the step to do, from 1 (the last step's number once done)")
+    steps: int
+    text: str
+    done: bool
+
+
+class GameState(BaseModel):
+    id: str
+    rules: RulesInfo
+    code: str | None
+    deal: str
+    columns: list[list[str]]
+    cells: list[str | None]
+    foundations: list[Foundation]
+    moves: int
+    score: int | None
+    can_undo: bool
+    can_redo: bool
+    outcome: Literal["playing", "won", "lost"]
+    can_finish: bool
+    capacity: Capacity
+    elapsed_seconds: float
+    paused: bool
+    last: list[str]
+    lesson: LessonState | None
+    abandoned: bool = Field(description="true once a new deal has replaced this game")
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    rules: str = Field("standard", max_length=64)
+    cells: int | None = None
+    deal: int | None = None
+    code: str | None = Field(None, max_length=64)
+    random: bool = False
+    board: str | None = Field(None, max_length=20_000)
+
+
+class MoveRequest(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    move: str = Field(max_length=32, examples=["38", "3a", "ah", "38v3"])
+
+
+class Destinations(BaseModel):
+    targets: list[str]
+
+
+class Hint(BaseModel):
+    move: str | None
+    source: str | None = None
+    target: str | None = None
+    text: str
+
+
+class CurrentGame(BaseModel):
+    id: str
+
+
+class PresetStatsBody(BaseModel):
+    rules: str
+    played: int
+    won: int
+    lost: int
+    current_streak: int
+    best_streak: int
+    best_seconds: float | None
+    fewest_moves: int | None
+
+
+class LessonInfo(BaseModel):
+    id: str
+    title: str
+    summary: str
+    steps: int
+
+
+# --- from the library to JSON -------------------------------------------------------------
+
+
+def place_char(place: Place) -> str:
+    """A place as the notation writes it: a column digit, a cell letter, or ``h``."""
+    if place.kind is PlaceKind.COLUMN:
+        return COLUMN_CHARS[place.index]
+    if place.kind is PlaceKind.CELL:
+        return CELL_CHARS[place.index]
+    return FOUNDATION_CHAR
+
+
+def source_char(place: Place) -> str:
+    """A move's source: as :func:`place_char`, with the suit after ``h`` for a take-back."""
+    return place_char(place) + (SUIT_CHARS[place.index] if place.kind is PlaceKind.FOUNDATION else "")
+
+
+def capacity_detail(rules: Rules, empty_cells: int, empty_columns: int) -> CapacityDetail:
+    """The capacity the library computes with that many empty cells and empty columns
+    (``to_empty`` is 0 when no column is empty)."""
+    columns = tuple(() if i < empty_columns else (0,) for i in range(max(rules.columns, empty_columns)))
+    table = Position(columns, (None,) * empty_cells, (0,) * rules.foundation_count)
+    occupied = table.capacity(rules, to_empty_column=False)
+    empty = table.capacity(rules, to_empty_column=True) if empty_columns else 0
+    unlimited = rules.sequence_moves is SequenceMoves.UNLIMITED
+    return CapacityDetail(
+        empty_cells=empty_cells, empty_columns=empty_columns, to_occupied=occupied, to_empty=empty,
+        formula_occupied="unlimited" if unlimited else _formula(empty_cells, occupied),
+        formula_empty=(
+            "no empty column" if not empty_columns else "unlimited" if unlimited else _formula(empty_cells, empty)
+        ),
+    )
+
+
+def _formula(empty_cells: int, value: int) -> str:
+    """``(F + 1) × 2^E = value``, with the E that the library counted."""
+    power = (value // (empty_cells + 1)).bit_length() - 1
+    return f"({empty_cells} + 1) × 2^{power} = {value}"
+
+
+def game_state(session: Session, now: float) -> GameState:
+    game = session.game
+    position, rules = game.position, game.rules
+    lesson = None
+    if session.lesson is not None:
+        number = session.lesson_step
+        steps = len(session.lesson.steps)
+        lesson = LessonState(
+            id=session.lesson.id, title=session.lesson.title, step=min(number + 1, steps), steps=steps,
+            text=session.lesson.text(number), done=number >= steps,
+        )
+        deal = f"lesson: {session.lesson.title}"
+    else:
+        deal = "imported position" if game.deal is None else str(game.deal)
+    detail = capacity_detail(rules, position.empty_cells, position.empty_columns)
+    return GameState(
+        id=session.id,
+        rules=RulesInfo.of(rules),
+        code=game.code,
+        deal=deal,
+        columns=[[card_name(card) for card in column] for column in position.columns],
+        cells=[None if card is None else card_name(card) for card in position.cells],
+        foundations=[
+            Foundation(
+                suit=SUIT_LETTERS[pile % 4],  # type: ignore[arg-type]
+                top=None if top is None else card_name(top),
+                height=position.foundations[pile],
+            )
+            for pile in range(len(position.foundations))
+            for top in [position.foundation_top(pile)]
+        ],
+        moves=game.moves_made,
+        score=game.score if rules.scoring is not None else None,
+        can_undo=game.can_undo and not session.abandoned,
+        can_redo=game.can_redo and not session.abandoned,
+        outcome=session.outcome().value,
+        can_finish=session.finishing_moves() is not None,
+        capacity=Capacity(**detail.model_dump(include={"empty_cells", "empty_columns", "to_occupied", "to_empty"})),
+        elapsed_seconds=round(session.clock.elapsed(now), 1),
+        paused=session.clock.paused,
+        last=list(session.last),
+        lesson=lesson,
+        abandoned=session.abandoned,
+    )
