@@ -1,0 +1,113 @@
+"""Freecell Solver's board format: read and written, mid-game positions included, and a
+clear error for every malformed board."""
+
+from __future__ import annotations
+
+import pytest
+
+from freecell.board_format import check_cards, format_board, parse_board
+from freecell.cards import card_name, parse_card
+from freecell.deals import Deal
+from freecell.game import Game
+from freecell.position import InvalidPositionError, Position
+from freecell.rules import PRESETS, Rules, find_rules
+
+STANDARD = find_rules("standard")
+
+
+@pytest.mark.parametrize("rules", list(PRESETS.values()), ids=lambda r: r.name)
+def test_every_preset_deal_round_trips(rules: Rules) -> None:
+    for number in (1, 617, 2**32 + 1):
+        position = Deal(rules, number).position()
+        assert parse_board(format_board(position), rules) == position
+        assert Position.from_text(position.to_text(), rules) == position
+
+
+def test_deal_617_is_written_as_fc_solve_writes_it() -> None:
+    text = Deal(STANDARD, 617).position().to_text()
+    assert text.splitlines()[:3] == ["Foundations: H-0 C-0 D-0 S-0", "Freecells: - - - -", ": 7D TD TH KD 4C 4S JD"]
+    assert text.endswith(": AH KH TC JS 2S QH\n")
+
+
+def test_a_mid_game_position_round_trips_with_foundations_and_cells() -> None:
+    game = Game.new(Deal(STANDARD, 617))
+    opening = "7a 7b 7c b7 1b 71 7h 83 8h 4d 46 83 48 74 b7 2b 27 a2 82 8a 8h d8 48 4d 4h 1h"  # fc-solve's
+    for move in opening.split():
+        game.play(move)
+    position = game.position
+    text = position.to_text()
+    assert text.splitlines()[0] == "Foundations: H-1 C-2 D-0 S-2"
+    assert position.empty_cells == 0 and position.cards_home == 5
+    assert parse_board(text) == position
+
+
+def test_double_deck_foundations_and_tenth_column_round_trip() -> None:
+    rules = find_rules("double")
+    text = "Foundations: H-2 C-0 D-0 S-0 H-5 C-0 D-0 S-K\nFreecells: AD - - - - AD\n: 3H\n" + ":\n" * 8 + ": 6H\n"
+    position = parse_board(text, rules, partial=True)
+    assert position.foundations == (0, 0, 2, 0, 0, 0, 5, 13)
+    assert position.columns[9] == (parse_card("6H"),)
+    assert parse_board(format_board(position), rules, partial=True) == position
+
+
+def test_the_reader_accepts_what_other_tools_write() -> None:
+    text = "# a comment\nfoundations: h-a s-10 c-0 d-\nfree cells: 5C\nKS QH\n:\n: JC\n"
+    position = parse_board(text, STANDARD, partial=True)
+    assert position.foundations == (0, 0, 1, 10)
+    assert position.cells == (parse_card("5C"), None, None, None)
+    assert [[card_name(c) for c in column] for column in position.columns[:3]] == [["KS", "QH"], [], ["JC"]]
+
+
+def test_full_boards_need_every_card_once() -> None:
+    board = Deal(STANDARD, 1).position().to_text()
+    missing = board.replace(" JD", "", 1)
+    with pytest.raises(InvalidPositionError, match=r"^1 card missing: JD$"):
+        parse_board(missing)
+    assert parse_board(missing, partial=True).cards_home == 0  # partial boards only when asked
+    duplicated = board.replace("Freecells: - - - -", "Freecells: JD - - -")
+    with pytest.raises(InvalidPositionError, match=r"^cards there more than once: JD$"):
+        parse_board(duplicated)
+    with pytest.raises(InvalidPositionError, match="cards there more than once: JD"):
+        parse_board(duplicated, partial=True)
+    home_twice = board.replace("H-0", "H-2")
+    with pytest.raises(InvalidPositionError, match="cards there more than once: AH, 2H"):
+        parse_board(home_twice)
+    two_short = board.replace(" JD", "", 1).replace(" 2D", "", 1)
+    with pytest.raises(InvalidPositionError, match="2 cards missing: 2D, JD"):
+        parse_board(two_short)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (": 5H ZZ\n", "line 1: not a card: 'ZZ'"),
+        ("Freecells: 5X\n", "line 1: not a card: '5X'"),
+        ("Freecells: 5H 6H 7H 8H 9H\n", "5 cards in cells, but standard has only 4 cells"),
+        ("\n".join([": 5H"] * 9), "9 columns, but standard has only 8"),
+        ("Foundations: H-0\nFoundations: C-0\n", "line 2: a second Foundations line"),
+        ("Freecells: -\nFreecells: -\n", "line 2: a second Freecells line"),
+        ("Foundations: X-3\n", "line 1: not a foundation: 'X-3'"),
+        ("Foundations: H-14\n", "line 1: not a foundation: 'H-14' (write the suit and its top rank, like 'H-5')"),
+        ("Foundations: H3\n", "line 1: not a foundation: 'H3'"),
+        ("Foundations: H-3 H-4\n", "line 1: too many H foundations"),
+    ],
+)
+def test_malformed_boards_get_an_error_that_names_the_problem(text: str, message: str) -> None:
+    with pytest.raises(InvalidPositionError) as error:
+        parse_board(text, STANDARD, partial=True)
+    assert str(error.value).startswith(message)
+
+
+def test_cells_beyond_the_rules_are_fine_while_they_are_empty() -> None:
+    position = parse_board("Freecells: - 5H - - - -\n: 6S\n", STANDARD, partial=True)
+    assert position.cells == (parse_card("5H"), None, None, None)
+    app = find_rules("app", cells=1)
+    with pytest.raises(InvalidPositionError, match="2 cards in cells, but app has only 1 cells"):
+        parse_board("Freecells: 5H 6H\n", app, partial=True)
+
+
+def test_check_cards_counts_the_foundations_too() -> None:
+    with pytest.raises(InvalidPositionError, match="more than once: 2S"):
+        parse_board("Foundations: S-2\n: 2S\n", STANDARD, partial=True)
+    eight_off = Deal(find_rules("eight-off"), 617).position()
+    check_cards(eight_off, find_rules("eight-off"))
