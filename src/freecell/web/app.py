@@ -7,7 +7,6 @@ message), 404 for an unknown game or lesson, 409 for an action that cannot happe
 
 from __future__ import annotations
 
-import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -146,7 +145,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     api = APIRouter(prefix="/api", responses=_ERRORS)
 
     def state(session_id: str) -> GameState:
-        return games.view(session_id, lambda session: game_state(session, time.time()))
+        return games.view(session_id, lambda session: game_state(session, games.now()))
 
     @api.get("/rules")
     def list_rules() -> list[RulesEntry]:

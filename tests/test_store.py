@@ -1,0 +1,122 @@
+"""The store: the event log, results, statistics and exports, in a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from freecell.store import Event, GameRecord, Result, Store, default_path, preset_stats
+
+
+def record(game_id: str = "g1", *, number: int | None = 617, lesson: str | None = None) -> GameRecord:
+    return GameRecord(game_id, "standard", 4, None if number is None else "number", number, "board", lesson, 100.0)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "sub" / "games.db")
+
+
+def test_a_game_and_its_log_come_back_in_order(store: Store) -> None:
+    with store.writing() as writer:
+        writer.add_game(record())
+        writer.add_event("g1", Event("move", 101.0, "38"))
+        writer.add_event("g1", Event("undo", 102.0))
+        writer.add_event("g1", Event("pause", 103.5))
+    found = store.game("g1")
+    assert found is not None
+    game, events = found
+    assert game == record()
+    assert events == [Event("move", 101.0, "38"), Event("undo", 102.0), Event("pause", 103.5)]
+    assert store.game("nope") is None
+
+
+def test_a_random_deal_seed_beyond_sqlite_integers_survives(store: Store) -> None:
+    seed = 2**64 - 1
+    with store.writing() as writer:
+        writer.add_game(record(number=seed))
+    found = store.game("g1")
+    assert found is not None and found[0].deal_number == seed
+
+
+def test_a_failed_transaction_leaves_nothing(store: Store) -> None:
+    with pytest.raises(RuntimeError), store.writing() as writer:
+        writer.add_game(record())
+        writer.add_event("g1", Event("move", 101.0, "38"))
+        raise RuntimeError("the answer could not be built")
+    assert store.game("g1") is None
+
+
+def test_writes_are_committed_for_another_connection_and_wal_is_on(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.db")
+    with store.writing() as writer:
+        writer.add_game(record())
+        writer.add_event("g1", Event("move", 101.0, "2a"))
+    other = sqlite3.connect(tmp_path / "games.db")
+    assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert other.execute("SELECT kind, move FROM events").fetchall() == [("move", "2a")]
+
+
+def test_current_keeps_the_last_game_and_the_last_game_or_lesson(store: Store) -> None:
+    assert store.current() is None
+    with store.writing() as writer:
+        writer.add_game(record("g1"))
+        writer.set_current("g1")
+        writer.add_game(record("l1", number=None, lesson="tableau"))
+        writer.set_current("l1", lesson=True)
+    assert store.current() == "l1"
+    assert store.current(lessons=False) == "g1"
+
+
+def test_unknown_event_kinds_and_outcomes_are_refused() -> None:
+    with pytest.raises(ValueError, match="event kind"):
+        Event("teleport", 1.0)
+    with pytest.raises(ValueError, match="outcome"):
+        Result("g", "standard", "drawn", 1.0, 1, 1.0)
+
+
+def result(outcome: str, seconds: float = 60.0, moves: int = 90, at: float = 0.0) -> Result:
+    return Result("g", "standard", outcome, seconds, moves, at)
+
+
+def test_streaks_best_time_and_fewest_moves() -> None:
+    results = [
+        result("won", 300, 120), result("won", 200, 110), result("lost"), result("won", 250, 95),
+        result("abandoned"), result("won", 500, 130), result("won", 400, 140),
+    ]
+    stats = preset_stats("standard", results)
+    assert (stats.played, stats.won, stats.lost) == (7, 5, 2)
+    assert (stats.current_streak, stats.best_streak) == (2, 2)
+    assert stats.best_seconds == 200
+    assert stats.fewest_moves == 95
+
+
+def test_stats_list_every_preset_and_exports_agree(store: Store) -> None:
+    with store.writing() as writer:
+        writer.add_game(record())
+        writer.add_result(Result("g1", "standard", "won", 321.5, 100, 10.0))
+        writer.add_result(Result("g1", "app", "abandoned", 12.0, 3, 11.0))
+    stats = {row.rules: row for row in store.stats()}
+    assert list(stats)[:3] == ["standard", "strict", "supermove"]
+    assert stats["standard"].won == 1 and stats["standard"].best_seconds == 321.5
+    assert stats["app"].lost == 1 and stats["app"].best_seconds is None
+    assert stats["cardems"].played == 0
+    exported = json.loads(store.export_json())
+    assert exported[0] == {
+        "rules": "standard", "played": 1, "won": 1, "lost": 0, "current_streak": 1, "best_streak": 1,
+        "best_seconds": 321.5, "fewest_moves": 100,
+    }
+    lines = store.export_csv().splitlines()
+    assert lines[0] == "rules,played,won,lost,current_streak,best_streak,best_seconds,fewest_moves"
+    assert lines[1] == "standard,1,1,0,1,1,321.5,100"
+    assert "app,1,0,1,0,0,," in lines
+
+
+def test_default_path_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_path() == tmp_path / "freecell" / "freecell.db"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_path() == Path.home() / ".local" / "share" / "freecell" / "freecell.db"
