@@ -1,0 +1,63 @@
+// Smooth moves: remember where every card was, render the new state, then play each card
+// that moved from its old place to its new one. The moves of the last action (the
+// state's `last`, e.g. ["38", "4h"]) play one after the other, in their order.
+
+const DURATION = 240;
+const STEP = 150;
+
+const reduced = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** Where each keyed card is now, and which place it is in. */
+export function snapshot(root) {
+  const places = new Map();
+  for (const el of root.querySelectorAll(".card[data-key]")) {
+    places.set(el.dataset.key, { rect: el.getBoundingClientRect(), source: el.dataset.source });
+  }
+  return places;
+}
+
+function samePlace(written, source) {
+  if (written === source) {
+    return true;
+  }
+  // "h" as a target stands for any foundation; sources of foundation cards read "hs".
+  return written.startsWith("h") && source.startsWith("h") && written.length === 1;
+}
+
+function order(last, from, to) {
+  const index = last.findIndex((text) => {
+    const head = text.startsWith("h") ? text.slice(0, 2) : text[0];
+    const rest = text.slice(head.length);
+    return samePlace(head, from) && samePlace(rest[0] ?? "", to);
+  });
+  return index < 0 ? 0 : index;
+}
+
+/** Animate from `before` (a snapshot) to what `root` shows now. Resolves when done. */
+export function play(root, before, last = [], overrides = new Map()) {
+  if (reduced()) {
+    return Promise.resolve();
+  }
+  const running = [];
+  for (const el of root.querySelectorAll(".card[data-key]")) {
+    const old = overrides.get(el.dataset.key) ?? before.get(el.dataset.key);
+    if (!old) {
+      continue;
+    }
+    const now = el.getBoundingClientRect();
+    const dx = old.rect.left - now.left;
+    const dy = old.rect.top - now.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) {
+      continue;
+    }
+    const moved = old.source !== el.dataset.source;
+    const delay = moved ? order(last, old.source, el.dataset.source) * STEP : 0;
+    el.classList.add("moving");
+    const animation = el.animate(
+      [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+      { duration: moved ? DURATION : 160, delay, easing: "cubic-bezier(.2, .7, .3, 1)", fill: "backwards" },
+    );
+    running.push(animation.finished.catch(() => {}).then(() => el.classList.remove("moving")));
+  }
+  return Promise.all(running);
+}

@@ -1,0 +1,70 @@
+// The JSON API of docs/api.md. Every call returns the parsed body or throws an ApiError
+// that carries the server's sentence for the player.
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+  }
+}
+
+function describe(detail) {
+  if (typeof detail === "string") {
+    return detail;
+  }
+  if (Array.isArray(detail) && detail.length > 0) {
+    return detail.map((item) => item.msg ?? String(item)).join("; ");
+  }
+  return "The server refused that.";
+}
+
+async function call(method, path, body) {
+  const options = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError(0, "The game server cannot be reached.");
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, describe(data?.detail ?? text));
+  }
+  return data;
+}
+
+const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+
+export const api = {
+  rules: () => call("GET", "/api/rules"),
+  current: () => call("GET", "/api/current"),
+  newGame: (body) => call("POST", "/api/games", body),
+  state: (id) => call("GET", game(id)),
+  move: (id, move) => call("POST", `${game(id)}/moves`, { move }),
+  undo: (id) => call("POST", `${game(id)}/undo`),
+  redo: (id) => call("POST", `${game(id)}/redo`),
+  restart: (id) => call("POST", `${game(id)}/restart`),
+  pause: (id) => call("POST", `${game(id)}/pause`),
+  resume: (id) => call("POST", `${game(id)}/resume`),
+  finish: (id) => call("POST", `${game(id)}/finish`),
+  hint: (id) => call("GET", `${game(id)}/hint`),
+  destinations: (id, source, count) =>
+    call("GET", `${game(id)}/destinations?source=${encodeURIComponent(source)}&count=${count}`),
+  capacity: (id, cells, columns) => {
+    const query = cells === undefined ? "" : `?empty_cells=${cells}&empty_columns=${columns}`;
+    return call("GET", `${game(id)}/capacity${query}`);
+  },
+  stats: () => call("GET", "/api/stats"),
+  lessons: () => call("GET", "/api/lessons"),
+  startLesson: (id) => call("POST", `/api/lessons/${encodeURIComponent(id)}`),
+};

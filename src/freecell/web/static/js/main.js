@@ -1,0 +1,489 @@
+// The page's controller: holds the state the server returned, renders it, and turns taps,
+// drags and keys into moves in standard notation. The server decides every rule.
+
+import { api } from "./api.js";
+import { play, snapshot } from "./animate.js";
+import { isRed, rankValue, suitOf, suitSymbols } from "./cards.js";
+import { wireKeyboard, wirePointer } from "./input.js";
+import { setupPanels } from "./panels.js";
+import { moveText, placeKind, readTyped } from "./places.js";
+import { placeElements, renderTable, sourceCards } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+const frame = $("frame");
+const tableEl = $("table");
+
+let state = null;
+let selection = null; // {source, count, card}
+let targets = [];
+let hint = null; // {source, target}
+let lastTap = null;
+let receivedAt = performance.now();
+let token = 0;
+let panels = null;
+
+// --- messages -------------------------------------------------------------------------
+
+let toastTimer = null;
+function toast(text, kind = "error") {
+  const el = $("toast");
+  el.textContent = text;
+  el.className = `toast ${kind}`;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 4500 : 6000);
+}
+
+// --- rules the page needs to know ------------------------------------------------------
+
+function building() {
+  const rules = state.rules;
+  if (rules.building) {
+    return rules.building;
+  }
+  return ["bakers-game", "eight-off"].includes(rules.name) ? "same-suit" : "alternate-colours";
+}
+
+function tapsToFoundation() {
+  return state.rules.tap_to_foundation ?? state.rules.name === "app";
+}
+
+/** Whether `cards` (deepest first) form a run that may be picked up together. */
+function ordered(cards) {
+  const sameSuit = building() === "same-suit";
+  for (let i = 1; i < cards.length; i += 1) {
+    const upper = cards[i - 1];
+    const lower = cards[i];
+    const fits = rankValue(upper) === rankValue(lower) + 1
+      && (sameSuit ? suitOf(upper) === suitOf(lower) : isRed(upper) !== isRed(lower));
+    if (!fits) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function triviallyWon() {
+  if (state.can_finish !== undefined) {
+    return state.can_finish;
+  }
+  if (state.outcome !== "playing") {
+    return false;
+  }
+  return state.columns.every((column) => column.every((card, i) => i === 0 || rankValue(column[i - 1]) >= rankValue(card)));
+}
+
+// --- drawing ---------------------------------------------------------------------------
+
+function decorate() {
+  for (const el of tableEl.querySelectorAll(".selected, .target, .hint-source, .hint-target, .source-preview")) {
+    el.classList.remove("selected", "target", "hint-source", "hint-target", "source-preview");
+  }
+  if (selection) {
+    sourceCards(tableEl, selection.source, selection.count).forEach((el) => el.classList.add("selected"));
+    for (const place of targets) {
+      const suit = selection.card ? suitOf(selection.card) : null;
+      const els = place === "h" && suit ? placeElements(tableEl, `h${suit.toLowerCase()}`) : placeElements(tableEl, place);
+      els.forEach((el) => el.classList.add("target"));
+    }
+  }
+  if (hint) {
+    sourceCards(tableEl, hint.source, 1).forEach((el) => el.classList.add("hint-source"));
+    placeElements(tableEl, hint.source).forEach((el) => el.classList.add("hint-source"));
+    const target = hint.target === "h" && hint.card ? `h${suitOf(hint.card).toLowerCase()}` : hint.target;
+    placeElements(tableEl, target).forEach((el) => el.classList.add("hint-target"));
+  }
+}
+
+function render() {
+  renderTable(tableEl, state, frame);
+  decorate();
+  panels.update(state);
+  updateStatus();
+}
+
+function formatTime(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+function elapsed() {
+  if (!state) {
+    return 0;
+  }
+  const running = !state.paused && state.outcome === "playing";
+  return state.elapsed_seconds + (running ? (performance.now() - receivedAt) / 1000 : 0);
+}
+
+function updateStatus() {
+  $("moves").textContent = String(state.moves);
+  $("score").textContent = state.score === null ? "" : String(state.score);
+  $("score-box").hidden = state.score === null || !panels.options.showScore;
+  $("timer-box").hidden = !panels.options.showTimer;
+  $("timer").textContent = formatTime(elapsed());
+  $("pause").textContent = state.paused ? "▶" : "❚❚";
+  $("pause").setAttribute("aria-label", state.paused ? "Resume the timer" : "Pause the timer");
+  $("paused-cover").hidden = !state.paused;
+  $("game-code").textContent = state.code ?? "imported position — no game code";
+  $("copy-code").hidden = !state.code;
+  $("deal-label").textContent = `${state.rules.title} · ${state.deal}`;
+  $("undo").disabled = !state.can_undo;
+  $("redo").disabled = !state.can_redo;
+  $("auto-finish").hidden = !triviallyWon();
+  showOutcome();
+}
+
+function showOutcome() {
+  const banner = $("banner");
+  const actions = banner.querySelector(".banner-actions");
+  frame.classList.toggle("won", state.outcome === "won");
+  if (state.outcome === "playing" || state.lesson) {
+    banner.hidden = true;
+    return;
+  }
+  actions.innerHTML = "";
+  const button = (label, handler, primary = false) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (primary) {
+      b.className = "primary";
+    }
+    b.addEventListener("click", handler);
+    actions.append(b);
+  };
+  if (state.outcome === "won") {
+    $("banner-text").textContent = `You won! ${state.moves} moves in ${formatTime(state.elapsed_seconds)}.`;
+    banner.className = "banner won";
+    button("New game", newGame, true);
+    button("Play this deal again", restart);
+  } else {
+    $("banner-text").textContent = "No useful move is left: this game is lost.";
+    banner.className = "banner lost";
+    button("Undo", undo, true);
+    button("Restart", restart);
+    button("New deal", newGame);
+  }
+  banner.hidden = false;
+}
+
+/** Take a new state from the server: render it and animate what moved. */
+async function accept(next, overrides = new Map()) {
+  const before = snapshot(tableEl);
+  const wasPlaying = state?.outcome === "playing";
+  const sameGame = state?.id === next.id;
+  state = next;
+  receivedAt = performance.now();
+  selection = null;
+  targets = [];
+  hint = null;
+  render();
+  if (sameGame) {
+    // Not awaited: the next move may start while this one is still sliding.
+    play(tableEl, before, next.last ?? [], overrides);
+  }
+  if (sameGame && wasPlaying && next.outcome === "won") {
+    frame.classList.add("celebrate");
+    setTimeout(() => frame.classList.remove("celebrate"), 4000);
+  }
+}
+
+// --- actions ---------------------------------------------------------------------------
+
+// Server actions run one after another, so fast typing never loses a move.
+let queue = Promise.resolve(true);
+function run(action, { quiet = false } = {}) {
+  queue = queue.then(async () => {
+    try {
+      await action();
+      return true;
+    } catch (error) {
+      if (!quiet) {
+        toast(error.message);
+      }
+      panels.lessonMistake(state, error.message);
+      return false;
+    }
+  });
+  return queue;
+}
+
+function sendMove(text, overrides) {
+  clearSelection();
+  return run(async () => accept(await api.move(state.id, text), overrides));
+}
+
+const undo = () => run(async () => accept(await api.undo(state.id)));
+const redo = () => run(async () => accept(await api.redo(state.id)));
+const restart = () => run(async () => accept(await api.restart(state.id)));
+const finish = () => run(async () => accept(await api.finish(state.id)));
+
+async function togglePause() {
+  await run(async () => accept(await (state.paused ? api.resume(state.id) : api.pause(state.id))));
+}
+
+async function newGame() {
+  const inProgress = state && state.outcome === "playing" && state.moves > 0 && !state.lesson;
+  if (inProgress && !(await panels.confirm())) {
+    return;
+  }
+  panels.openNewGame(state);
+}
+
+async function showHint() {
+  await run(async () => {
+    const answer = await api.hint(state.id);
+    clearSelection();
+    if (!answer.move) {
+      toast(answer.text, "info");
+      return;
+    }
+    const source = answer.source;
+    const cards = sourceCards(tableEl, source, 1);
+    hint = { source, target: answer.target, card: cards[0]?.dataset.card ?? null };
+    decorate();
+    toast(answer.text, "info");
+  });
+}
+
+// --- selection -------------------------------------------------------------------------
+
+function clearSelection() {
+  selection = null;
+  targets = [];
+  token += 1;
+  decorate();
+}
+
+/** Check a card can be picked up; returns {source, count, card} or null with a message. */
+function pickable(cardEl) {
+  const source = cardEl.dataset.source;
+  const count = Number(cardEl.dataset.count);
+  if (cardEl.dataset.foundation && !state.rules.takes_back) {
+    toast("Cards on the foundations stay there in these rules.");
+    return null;
+  }
+  if (count > 1) {
+    const index = Number(cardEl.dataset.index);
+    const column = state.columns[placeKind(source).index];
+    if (!ordered(column.slice(index))) {
+      toast("Only an ordered run can be picked up: the cards below this one are not in sequence.");
+      return null;
+    }
+  }
+  return { source, count, card: cardEl.dataset.card };
+}
+
+async function select(chosen, known = null) {
+  selection = chosen;
+  targets = [];
+  hint = null;
+  decorate();
+  const mine = ++token;
+  try {
+    const answer = known ?? await api.destinations(state.id, chosen.source, chosen.count);
+    if (mine === token) {
+      targets = answer.targets;
+      decorate();
+    }
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+/** The place a tapped element stands for, as a move target. */
+function targetOf(el) {
+  const placeEl = el.closest("[data-place]");
+  return placeEl ? placeEl.dataset.place : null;
+}
+
+async function tap(el) {
+  if (!state || state.paused) {
+    return;
+  }
+  const card = el.closest(".card[data-source]");
+  const now = performance.now();
+  if (card) {
+    const double = lastTap && lastTap.key === card.dataset.key && now - lastTap.time < 450;
+    lastTap = double ? null : { key: card.dataset.key, time: now };
+    if (double && !card.dataset.foundation) {
+      await sendMove(`${card.dataset.source}h`);
+      return;
+    }
+  }
+  if (selection) {
+    const target = targetOf(el);
+    if (card && card.dataset.source === selection.source) {
+      if (card.dataset.card === selection.card) {
+        clearSelection();
+      } else {
+        const chosen = pickable(card);
+        if (chosen) {
+          await select(chosen);
+        }
+      }
+      return;
+    }
+    if (target === null) {
+      clearSelection();
+      return;
+    }
+    await sendMove(moveText(selection.source, target, selection.count));
+    return;
+  }
+  if (!card) {
+    return;
+  }
+  const chosen = pickable(card);
+  if (!chosen) {
+    return;
+  }
+  if (tapsToFoundation() && chosen.count === 1 && !card.dataset.foundation) {
+    const answer = await api.destinations(state.id, chosen.source, 1).catch(() => ({ targets: [] }));
+    if (answer.targets.includes("h")) {
+      await sendMove(`${chosen.source}h`);
+      return;
+    }
+    await select(chosen, answer);
+    return;
+  }
+  await select(chosen);
+}
+
+function pickUp(cardEl) {
+  if (!state || state.paused) {
+    return null;
+  }
+  const chosen = pickable(cardEl);
+  if (!chosen) {
+    return null;
+  }
+  select(chosen);
+  return { els: sourceCards(tableEl, chosen.source, chosen.count) };
+}
+
+async function drop(place, rects) {
+  if (!selection) {
+    return false;
+  }
+  const target = place.startsWith("h") ? "h" : place;
+  if (target === selection.source || (target === "h" && selection.source.startsWith("h"))) {
+    clearSelection();
+    return false;
+  }
+  return sendMove(moveText(selection.source, target, selection.count), rects);
+}
+
+// --- keyboard --------------------------------------------------------------------------
+
+function showTyped(buffer) {
+  const el = $("typed");
+  el.hidden = buffer === "";
+  el.textContent = buffer ? `Move: ${buffer}` : "";
+  for (const node of tableEl.querySelectorAll(".source-preview")) {
+    node.classList.remove("source-preview");
+  }
+  const read = buffer && state ? readTyped(buffer, state) : null;
+  if (read?.source) {
+    placeElements(tableEl, read.source).forEach((node) => node.classList.add("source-preview"));
+  }
+}
+
+const keys = {
+  typed(buffer) {
+    if (!state || state.paused) {
+      return "bad";
+    }
+    const read = readTyped(buffer, state);
+    if (!read.valid) {
+      toast(`“${buffer}” is not a move on this table.`);
+      return "bad";
+    }
+    if (read.complete) {
+      sendMove(buffer);
+      return "sent";
+    }
+    return read.waits ? "wait" : "more";
+  },
+  submit(text) {
+    if (state && text) {
+      sendMove(text);
+    }
+  },
+  undo, redo,
+  hint: showHint,
+  newGame,
+  escape: () => { clearSelection(); hint = null; decorate(); },
+  activate: (el) => tap(el),
+  show: showTyped,
+};
+
+// --- start -----------------------------------------------------------------------------
+
+async function load() {
+  const wanted = new URLSearchParams(window.location.search).get("game");
+  let first = null;
+  if (wanted) {
+    first = await api.state(wanted).catch(() => null);
+  }
+  if (!first) {
+    const current = await api.current().catch(() => null);
+    if (current?.id) {
+      first = await api.state(current.id).catch(() => null);
+    }
+  }
+  if (!first) {
+    first = await api.newGame({ rules: "standard", random: true });
+  }
+  await accept(first);
+}
+
+function wireButtons() {
+  $("new-game").addEventListener("click", newGame);
+  $("restart").addEventListener("click", () => (state?.lesson ? panels.startLesson(state.lesson.id) : restart()));
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("hint").addEventListener("click", showHint);
+  $("auto-finish").addEventListener("click", finish);
+  $("pause").addEventListener("click", togglePause);
+  $("resume").addEventListener("click", togglePause);
+  $("copy-code").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(state.code);
+      toast(`Game code ${state.code} copied.`, "info");
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents($("game-code"));
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      toast("Select and copy the game code shown.", "info");
+    }
+  });
+  setInterval(() => {
+    if (state) {
+      $("timer").textContent = formatTime(elapsed());
+    }
+  }, 500);
+  let width = window.innerWidth;
+  window.addEventListener("resize", () => {
+    if (state && window.innerWidth !== width) {
+      width = window.innerWidth;
+      render();
+    }
+  });
+}
+
+document.body.insertAdjacentHTML("afterbegin", suitSymbols());
+panels = setupPanels({
+  accept: (next) => accept(next),
+  toast,
+  rerender: () => state && render(),
+  current: () => state,
+});
+wireButtons();
+wirePointer(tableEl, { tap, pickUp, drop, cancelDrag: clearSelection });
+wireKeyboard(keys);
+load().catch((error) => toast(error.message));

@@ -1,0 +1,359 @@
+// Everything around the table: the New game dialog and its confirmation, the rules,
+// statistics, lessons and options panels, the lesson banner and the move calculator.
+
+import { api } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+
+function escape(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Plain rules text to HTML: "#" headings, "-"/"•" lists, "|" tables, paragraphs. */
+export function prose(text) {
+  const html = [];
+  let list = null;
+  let table = null;
+  const flush = () => {
+    if (list) {
+      html.push(`<ul>${list.join("")}</ul>`);
+      list = null;
+    }
+    if (table) {
+      html.push(`<table>${table.join("")}</table>`);
+      table = null;
+    }
+  };
+  for (const raw of String(text).split("\n")) {
+    const line = raw.trim();
+    if (line === "") {
+      flush();
+      continue;
+    }
+    const heading = /^(#{1,4})\s+(.*)$/.exec(line);
+    if (heading) {
+      flush();
+      html.push(`<h3>${escape(heading[2])}</h3>`);
+    } else if (/^[-•*]\s+/.test(line)) {
+      if (table) { flush(); }
+      list ??= [];
+      list.push(`<li>${escape(line.replace(/^[-•*]\s+/, ""))}</li>`);
+    } else if (line.startsWith("|")) {
+      if (list) { flush(); }
+      if (/^\|[\s:|-]+\|$/.test(line)) {
+        continue;
+      }
+      table ??= [];
+      const cells = line.replace(/^\||\|$/g, "").split("|").map((c) => `<td>${escape(c.trim())}</td>`);
+      table.push(`<tr>${cells.join("")}</tr>`);
+    } else {
+      flush();
+      html.push(`<p>${escape(line)}</p>`);
+    }
+  }
+  flush();
+  return html.join("");
+}
+
+function readOptions() {
+  return {
+    showScore: localStorage.getItem("freecell.hideScore") !== "1",
+    showTimer: localStorage.getItem("freecell.hideTimer") !== "1",
+    calculator: localStorage.getItem("freecell.calculator") === "1",
+  };
+}
+
+export function setupPanels({ accept, toast, rerender, current }) {
+  let rulesList = null;
+  let lessonsList = null;
+  const options = readOptions();
+
+  const loadRules = async () => (rulesList ??= await api.rules());
+  const loadLessons = async () => (lessonsList ??= await api.lessons());
+
+  // --- confirmation and New game -------------------------------------------------------
+
+  function confirm() {
+    const dialog = $("confirm-dialog");
+    return new Promise((resolve) => {
+      dialog.returnValue = "";
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+      dialog.showModal();
+      $("confirm-ok").focus();
+    });
+  }
+
+  function fillCells(rules, wanted) {
+    const select = $("new-cells");
+    select.innerHTML = rules.cell_options
+      .map((n) => `<option value="${n}"${n === wanted ? " selected" : ""}>${n}</option>`)
+      .join("");
+    select.disabled = rules.cell_options.length < 2;
+    $("new-rules-description").textContent = rules.description;
+  }
+
+  async function openNewGame(state) {
+    const list = await loadRules().catch((error) => { toast(error.message); return null; });
+    if (!list) {
+      return;
+    }
+    const select = $("new-rules");
+    select.innerHTML = list.map((r) => `<option value="${escape(r.name)}">${escape(r.title)}</option>`).join("");
+    const name = state?.rules.name ?? "standard";
+    select.value = name;
+    const chosen = list.find((r) => r.name === select.value) ?? list[0];
+    fillCells(chosen, state?.rules.cells ?? chosen.cells);
+    $("new-error").textContent = "";
+    $("new-dialog").showModal();
+  }
+
+  $("new-rules").addEventListener("change", () => {
+    const chosen = rulesList.find((r) => r.name === $("new-rules").value);
+    fillCells(chosen, chosen.cells);
+  });
+  for (const [field, value] of [["new-number", "number"], ["new-code", "code"]]) {
+    $(field).addEventListener("input", () => {
+      document.querySelector(`input[name="deal"][value="${value}"]`).checked = true;
+    });
+  }
+
+  $("new-form").addEventListener("submit", async (event) => {
+    if (event.submitter?.value !== "deal") {
+      return;
+    }
+    event.preventDefault();
+    const kind = document.querySelector('input[name="deal"]:checked').value;
+    const rules = $("new-rules").value;
+    const cells = Number($("new-cells").value);
+    let body;
+    if (kind === "number") {
+      const number = Number($("new-number").value);
+      if (!Number.isInteger(number) || number < 1) {
+        $("new-error").textContent = "Give a deal number of 1 or more.";
+        return;
+      }
+      body = { rules, cells, deal: number };
+    } else if (kind === "code") {
+      const code = $("new-code").value.trim();
+      if (!code) {
+        $("new-error").textContent = "Paste a game code, like FC1-…";
+        return;
+      }
+      body = { code };
+    } else {
+      body = { rules, cells, random: true };
+    }
+    try {
+      const state = await api.newGame(body);
+      $("new-dialog").close("deal");
+      await accept(state);
+    } catch (error) {
+      $("new-error").textContent = error.message;
+    }
+  });
+
+  // --- rules, statistics, lessons, options ---------------------------------------------
+
+  async function showRules() {
+    const state = current();
+    const list = await loadRules();
+    const rules = list.find((r) => r.name === state?.rules.name) ?? list[0];
+    $("rules-title").textContent = `Rules: ${rules.title}`;
+    const help = rules.help ? `<h3>Our help, on every preset</h3>${prose(rules.help)}` : "";
+    $("rules-text").innerHTML = prose(rules.text ?? rules.description) + help;
+  }
+
+  function seconds(value) {
+    if (value === null || value === undefined) {
+      return "—";
+    }
+    const s = Math.round(value);
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+
+  async function showStats() {
+    const rows = await api.stats();
+    const titles = new Map((await loadRules()).map((r) => [r.name, r.title]));
+    const body = rows.map((row) => {
+      const rate = row.played ? `${Math.round((100 * row.won) / row.played)}%` : "—";
+      return `<tr><th scope="row">${escape(titles.get(row.rules) ?? row.rules)}</th><td>${row.played}</td>`
+        + `<td>${row.won}</td><td>${row.lost}</td><td>${rate}</td><td>${row.current_streak}</td>`
+        + `<td>${row.best_streak}</td><td>${seconds(row.best_seconds)}</td><td>${row.fewest_moves ?? "—"}</td></tr>`;
+    }).join("");
+    $("stats-table").innerHTML = rows.length === 0
+      ? "<p>No games finished yet.</p>"
+      : `<table class="stats"><thead><tr><th>Rules</th><th>Played</th><th>Won</th><th>Lost</th><th>Won %</th>`
+        + `<th>Streak</th><th>Best streak</th><th>Best time</th><th>Fewest moves</th></tr></thead><tbody>${body}</tbody></table>`;
+  }
+
+  async function startLesson(id) {
+    try {
+      const state = await api.startLesson(id);
+      $("lessons-dialog").close();
+      $("lesson-feedback").textContent = "";
+      await accept(state);
+    } catch (error) {
+      toast(error.message);
+    }
+  }
+
+  async function showLessons() {
+    const list = await loadLessons();
+    $("lessons-list").innerHTML = list.map((lesson) =>
+      `<li><button type="button" class="lesson-start" data-lesson="${escape(lesson.id)}">`
+      + `<strong>${escape(lesson.title)}</strong><span>${escape(lesson.summary)}</span></button></li>`).join("");
+  }
+  $("lessons-list").addEventListener("click", (event) => {
+    const button = event.target.closest("[data-lesson]");
+    if (button) {
+      startLesson(button.dataset.lesson);
+    }
+  });
+
+  const openers = {
+    "rules-dialog": showRules,
+    "stats-dialog": showStats,
+    "lessons-dialog": showLessons,
+    "options-dialog": async () => {},
+  };
+  for (const button of document.querySelectorAll("[data-open]")) {
+    button.addEventListener("click", async () => {
+      const id = button.dataset.open;
+      try {
+        await openers[id]();
+        if (!$(id).open) {
+          $(id).showModal();
+        }
+      } catch (error) {
+        toast(error.message);
+      }
+    });
+  }
+  // A click on the backdrop closes a panel.
+  for (const dialog of document.querySelectorAll("dialog")) {
+    dialog.addEventListener("click", (event) => {
+      if (event.target === dialog) {
+        dialog.close("cancel");
+      }
+    });
+  }
+
+  $("show-score").checked = options.showScore;
+  $("show-timer").checked = options.showTimer;
+  $("show-score").addEventListener("change", (event) => {
+    options.showScore = event.target.checked;
+    localStorage.setItem("freecell.hideScore", options.showScore ? "0" : "1");
+    rerender();
+  });
+  $("show-timer").addEventListener("change", (event) => {
+    options.showTimer = event.target.checked;
+    localStorage.setItem("freecell.hideTimer", options.showTimer ? "0" : "1");
+    rerender();
+  });
+
+  // --- lesson banner -------------------------------------------------------------------
+
+  function updateLesson(state) {
+    const panel = $("lesson-panel");
+    const lesson = state.lesson;
+    panel.hidden = !lesson;
+    if (!lesson) {
+      return;
+    }
+    const steps = lesson.steps > 1 ? ` (step ${lesson.step} of ${lesson.steps})` : "";
+    $("lesson-title").textContent = `Lesson: ${lesson.title ?? ""}${steps}`;
+    $("lesson-text").textContent = lesson.text;
+    panel.classList.toggle("done", Boolean(lesson.done));
+    if (lesson.done) {
+      $("lesson-feedback").textContent = "Well done: lesson complete!";
+      $("lesson-feedback").className = "feedback good";
+    } else if ($("lesson-feedback").className.includes("good")) {
+      $("lesson-feedback").textContent = "";
+      $("lesson-feedback").className = "feedback";
+    }
+  }
+
+  function lessonMistake(state, message) {
+    if (state?.lesson) {
+      $("lesson-feedback").textContent = message;
+      $("lesson-feedback").className = "feedback bad";
+    }
+  }
+
+  $("lesson-restart").addEventListener("click", () => {
+    const lesson = current()?.lesson;
+    if (lesson) {
+      startLesson(lesson.id);
+    }
+  });
+
+  // --- move calculator -----------------------------------------------------------------
+
+  let calcToken = 0;
+  async function updateCalculator(state) {
+    const always = Boolean(state.rules.show_capacity);
+    const shown = always || options.calculator;
+    $("calculator").hidden = !shown;
+    $("toggle-calculator").hidden = always;
+    $("toggle-calculator").setAttribute("aria-pressed", String(shown));
+    if (!shown) {
+      return;
+    }
+    const mine = ++calcToken;
+    try {
+      const now = await api.capacity(state.id);
+      if (mine !== calcToken) {
+        return;
+      }
+      $("calc-empty").textContent = `Now: ${now.empty_cells} empty free cell${now.empty_cells === 1 ? "" : "s"}, `
+        + `${now.empty_columns} empty column${now.empty_columns === 1 ? "" : "s"}. `
+        + "Capacity = (free cells + 1) × 2^(empty columns).";
+      $("calc-occupied").textContent = now.formula_occupied;
+      $("calc-empty-target").textContent = now.empty_columns > 0 ? now.formula_empty : `${now.formula_empty} (no empty column now)`;
+      if (!$("calc-form").dataset.touched) {
+        $("calc-cells").value = now.empty_cells;
+        $("calc-columns").value = now.empty_columns;
+        await tryCalculator();
+      }
+    } catch (error) {
+      $("calc-occupied").textContent = error.message;
+    }
+  }
+
+  async function tryCalculator() {
+    const state = current();
+    const cells = Number($("calc-cells").value);
+    const columns = Number($("calc-columns").value);
+    try {
+      const answer = await api.capacity(state.id, cells, columns);
+      $("calc-try-out").textContent = `occupied: ${answer.formula_occupied} · empty: ${answer.formula_empty}`;
+    } catch (error) {
+      $("calc-try-out").textContent = error.message;
+    }
+  }
+  $("calc-form").addEventListener("input", () => {
+    $("calc-form").dataset.touched = "1";
+    tryCalculator();
+  });
+  $("calc-form").addEventListener("submit", (event) => event.preventDefault());
+  $("toggle-calculator").addEventListener("click", () => {
+    options.calculator = !options.calculator;
+    localStorage.setItem("freecell.calculator", options.calculator ? "1" : "0");
+    const state = current();
+    if (state) {
+      updateCalculator(state);
+    }
+  });
+
+  return {
+    options,
+    confirm,
+    openNewGame,
+    startLesson,
+    lessonMistake,
+    update(state) {
+      updateLesson(state);
+      updateCalculator(state);
+    },
+  };
+}
