@@ -21,6 +21,7 @@ main.add_command(replay_command)
 for _module, _name in (
     ("freecell.cli.solve_commands", "commands"),
     ("freecell.cli.play_commands", "commands"),
+    ("freecell.cli.range_commands", "commands"),
 ):
     try:
         _commands = __import__(_module, fromlist=[_name]).commands

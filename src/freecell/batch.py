@@ -1,0 +1,343 @@
+"""Range solving: deals sent in chunks to a local process pool or a Dask cluster, and each
+chunk's results stored in the census as it comes back.
+
+Every solution is replayed through the rules engine on the worker before it is returned;
+one that does not replay to a win comes back as a :class:`Failure` and is never stored.
+Chunks are sized from the measured speed, so that a chunk takes about a target time: long
+enough that the scheduler is never the bottleneck, short enough that a worker that dies or
+a run that is killed loses little work.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any, Protocol
+
+from freecell.census import Budget, Census, DealRecord, Verdict
+from freecell.deals import Deal
+from freecell.game import replay
+from freecell.rules import Rules
+from freecell.solver import SearchLimit, SolveStatus, solve
+
+_VERDICTS = {
+    SolveStatus.SOLVED: Verdict.SOLVED,
+    SolveStatus.UNSOLVABLE: Verdict.UNSOLVABLE,
+    SolveStatus.LIMIT_REACHED: Verdict.LIMIT,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A deal the run could not decide because something went wrong: a solution that does
+    not replay, an error in the solver, or a worker lost too often. Never stored."""
+
+    deal: int
+    message: str
+
+
+Outcome = DealRecord | Failure
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A unit of work: some deals of one ruleset, solved under one budget."""
+
+    rules: Rules
+    budget: Budget
+    deals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkResult:
+    """What a worker sends back for a chunk: one outcome per deal, and its wall time."""
+
+    chunk: Chunk
+    outcomes: tuple[Outcome, ...]
+    seconds: float
+
+
+def solve_deal(rules: Rules, number: int, budget: Budget) -> Outcome:
+    """Solve deal ``number`` and check the answer: a solution is replayed through the rules
+    engine and must win. Any error is returned as a :class:`Failure`, never raised."""
+    try:
+        limit = SearchLimit(seconds=budget.seconds, positions=budget.positions, memory_mb=budget.memory_mb)
+        result = solve(Deal(rules, number).position(), rules, limit=limit)
+        verdict = _VERDICTS[result.status]
+        record = DealRecord(
+            rules=rules.name,
+            cells=rules.cells,
+            deal=number,
+            verdict=verdict,
+            length=result.non_foundation_moves if verdict is Verdict.SOLVED else None,
+            expanded=result.expanded,
+            generated=result.generated,
+            seconds=result.seconds,
+            solution=tuple(result.moves) if verdict is Verdict.SOLVED else (),
+            budget=budget,
+        )
+        if verdict is Verdict.SOLVED:
+            check_record(record, rules)
+    except Exception as error:  # one bad deal must not sink a census of millions
+        return Failure(number, f"{type(error).__name__}: {error}")
+    return record
+
+
+def check_record(record: DealRecord, rules: Rules) -> None:
+    """Replay a stored solution over its deal under ``rules``; raise ``ValueError`` (a
+    :class:`~freecell.game.ReplayError` for an illegal move) unless it wins."""
+    if (record.rules, record.cells) != (rules.name, rules.cells):
+        raise ValueError(f"deal {record.deal} was solved under {record.rules} with {record.cells} cells")
+    if record.verdict is not Verdict.SOLVED:
+        return
+    end = replay(Deal(rules, record.deal).position(), rules, record.solution)
+    if not end.is_won():
+        raise ValueError(f"the stored solution of deal {record.deal} leaves {end.cards_home} cards home")
+
+
+def solve_chunk(chunk: Chunk) -> ChunkResult:
+    """Solve every deal of ``chunk`` in turn (this runs on a worker)."""
+    start = time.perf_counter()
+    outcomes = tuple(solve_deal(chunk.rules, number, chunk.budget) for number in chunk.deals)
+    return ChunkResult(chunk, outcomes, time.perf_counter() - start)
+
+
+class Backend(Protocol):
+    """Where chunks are solved: a local process pool or a Dask cluster."""
+
+    #: About how long one chunk should take, in seconds.
+    target_seconds: float
+    #: The most deals sent in one chunk.
+    largest_chunk: int
+
+    def slots(self) -> int:
+        """How many chunks can be solved at the same time."""
+        ...
+
+    def submit(self, chunk: Chunk) -> None:
+        """Start solving ``chunk``."""
+        ...
+
+    def next_result(self) -> ChunkResult:
+        """Wait for a submitted chunk to finish and return its result."""
+        ...
+
+    def close(self) -> None:
+        """Stop the workers this backend started."""
+        ...
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C is for the parent, which stops the pool; the workers just go.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class PoolBackend:
+    """A local pool of ``jobs`` worker processes."""
+
+    target_seconds = 0.5
+    largest_chunk = 200
+
+    def __init__(self, jobs: int) -> None:
+        if jobs < 1:
+            raise ValueError(f"--jobs must be at least 1, not {jobs}")
+        self._jobs = jobs
+        # spawn, not fork: the parent runs threads (the progress display, SQLite).
+        self._pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"), initializer=_ignore_interrupts)
+        self._pending: set[Future[ChunkResult]] = set()
+        self._chunks: dict[Future[ChunkResult], Chunk] = {}
+
+    def slots(self) -> int:
+        return self._jobs
+
+    def submit(self, chunk: Chunk) -> None:
+        future = self._pool.submit(solve_chunk, chunk)
+        self._pending.add(future)
+        self._chunks[future] = chunk
+
+    def next_result(self) -> ChunkResult:
+        done, _ = wait(self._pending, return_when=FIRST_COMPLETED)
+        future = done.pop()
+        self._pending.discard(future)
+        chunk = self._chunks.pop(future)
+        try:
+            return future.result()
+        except Exception as error:  # a worker process died (killed, out of memory)
+            return _failed(chunk, error)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskBackend:
+    """A Dask distributed cluster: the scheduler at ``address``, or ``local:N`` for a
+    :class:`LocalCluster` of N worker processes with one thread each.
+
+    When a worker dies, the scheduler gives its chunks to another worker; a chunk that has
+    been on too many dying workers comes back as failures.
+    """
+
+    target_seconds = 2.0
+    largest_chunk = 500
+
+    def __init__(self, address: str) -> None:
+        # Imported here, untyped: Dask is an optional dependency (the ``cluster`` extra).
+        distributed: Any = importlib.import_module("dask.distributed")
+        self._cluster: Any = None
+        if address.startswith("local:"):
+            workers = _local_workers(address)
+            self._cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True,
+                host="127.0.0.1", dashboard_address=None,
+            )
+            self.client: Any = distributed.Client(self._cluster)
+        else:
+            self.client = distributed.Client(address)
+        self._completed: Any = distributed.as_completed()
+        self._chunks: dict[str, Chunk] = {}
+        self._slots = 1
+        self._slots_checked = -math.inf
+
+    def slots(self) -> int:
+        now = time.monotonic()
+        if now - self._slots_checked > 5.0:
+            self._slots = max(1, sum(self.client.nthreads().values()))
+            self._slots_checked = now
+        return self._slots
+
+    def submit(self, chunk: Chunk) -> None:
+        future = self.client.submit(solve_chunk, chunk, pure=False)
+        self._chunks[future.key] = chunk
+        self._completed.add(future)
+
+    def next_result(self) -> ChunkResult:
+        future = next(self._completed)
+        chunk = self._chunks.pop(future.key)
+        try:
+            result: ChunkResult = future.result()
+        except Exception as error:  # KilledWorker: the chunk was on too many dying workers
+            result = _failed(chunk, error)
+        future.release()
+        return result
+
+    def close(self) -> None:
+        self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def _local_workers(address: str) -> int:
+    text = address.removeprefix("local:")
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"--scheduler local:N needs a number of workers N ≥ 1, not {text!r}")
+    return int(text)
+
+
+def _failed(chunk: Chunk, error: BaseException) -> ChunkResult:
+    message = f"the worker was lost: {type(error).__name__}: {error}"
+    return ChunkResult(chunk, tuple(Failure(number, message) for number in chunk.deals), 0.0)
+
+
+def open_backend(*, jobs: int | None = None, scheduler: str | None = None) -> Backend:
+    """A Dask backend when ``scheduler`` is given, else a pool of ``jobs`` processes (one
+    per CPU by default)."""
+    if scheduler:
+        return DaskBackend(scheduler)
+    return PoolBackend(jobs or os.cpu_count() or 1)
+
+
+class ChunkSizer:
+    """Sizes chunks so each takes about ``target_seconds`` at the speed measured so far,
+    and so the last chunks are spread over every slot rather than left to one."""
+
+    def __init__(self, target_seconds: float, largest: int, first: int = 4) -> None:
+        self.target_seconds = target_seconds
+        self.largest = largest
+        self._seconds_per_deal: float | None = None
+        self._first = first
+
+    def record(self, result: ChunkResult) -> None:
+        """Learn from a finished chunk (an average weighted towards recent chunks)."""
+        if not result.chunk.deals or result.seconds <= 0:
+            return
+        measured = result.seconds / len(result.chunk.deals)
+        previous = self._seconds_per_deal
+        self._seconds_per_deal = measured if previous is None else 0.7 * previous + 0.3 * measured
+
+    def size(self, remaining: int, slots: int) -> int:
+        fair_share = math.ceil(remaining / (2 * slots))
+        if self._seconds_per_deal is None:
+            wanted = self._first
+        else:
+            wanted = round(self.target_seconds / max(self._seconds_per_deal, 1e-6))
+        return max(1, min(wanted, self.largest, fair_share))
+
+
+def plan_range(census: Census, rules: Rules, first: int, last: int, *, retry_limited: bool = False) -> list[int]:
+    """The deals from ``first`` to ``last`` still to solve: those with nothing stored, or
+    with ``retry_limited`` only those stored as having reached their limit."""
+    if first < 1 or last < first:
+        raise ValueError(f"a range runs from a first deal ≥ 1 to a last deal ≥ the first, not {first}-{last}")
+    Deal(rules, last)  # raises InvalidDealError beyond the last deal
+    stored = census.stored_deals(rules.name, rules.cells, first, last)
+    if retry_limited:
+        return sorted(deal for deal, verdict in stored.items() if verdict is Verdict.LIMIT)
+    return [deal for deal in range(first, last + 1) if deal not in stored]
+
+
+def solve_chunks(backend: Backend, rules: Rules, budget: Budget, deals: Sequence[int]) -> Iterator[ChunkResult]:
+    """Solve ``deals`` on ``backend`` and yield each chunk's result as it finishes.
+
+    Twice as many chunks as slots are kept in flight, so no worker waits for work and a
+    killed run has little to do again.
+    """
+    sizer = ChunkSizer(backend.target_seconds, backend.largest_chunk)
+    queue = list(reversed(deals))
+    in_flight = 0
+    while queue or in_flight:
+        slots = backend.slots()
+        while queue and in_flight < 2 * slots:
+            size = sizer.size(len(queue), slots)
+            taken = tuple(queue.pop() for _ in range(min(size, len(queue))))
+            backend.submit(Chunk(rules, budget, taken))
+            in_flight += 1
+        result = backend.next_result()
+        in_flight -= 1
+        sizer.record(result)
+        yield result
+
+
+@dataclass(slots=True)
+class RangeRun:
+    """What one run did: how many deals it stored, and what went wrong."""
+
+    stored: int = 0
+    failures: list[Failure] = field(default_factory=list)
+
+
+def solve_into(
+    census: Census,
+    backend: Backend,
+    rules: Rules,
+    budget: Budget,
+    deals: Sequence[int],
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> RangeRun:
+    """Solve ``deals`` and store every result in ``census`` as its chunk comes back, one
+    transaction per chunk; ``progress`` is told how many deals each chunk settled."""
+    run = RangeRun()
+    for result in solve_chunks(backend, rules, budget, deals):
+        records = [outcome for outcome in result.outcomes if isinstance(outcome, DealRecord)]
+        run.stored += census.store(records)
+        run.failures.extend(outcome for outcome in result.outcomes if isinstance(outcome, Failure))
+        if progress is not None:
+            progress(len(result.outcomes))
+    return run

@@ -1,0 +1,229 @@
+"""The census store: one SQLite file holding the solver's verdict on each deal of a range.
+
+A row is keyed by ``(rules, cells, deal)``, so no deal is ever stored twice. Results are
+written in small transactions as they arrive, in WAL mode, so a run that is killed keeps
+every result it had committed and a restart solves only what was missing. This store is
+separate from the game store (``store.py``): it holds range results only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    rules TEXT NOT NULL,
+    cells INTEGER NOT NULL,
+    deal INTEGER NOT NULL,
+    verdict TEXT NOT NULL CHECK (verdict IN ('solved', 'unsolvable', 'limit')),
+    length INTEGER,
+    moves INTEGER,
+    expanded INTEGER NOT NULL,
+    generated INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    solution TEXT,
+    limit_seconds REAL,
+    limit_positions INTEGER,
+    limit_memory_mb INTEGER,
+    stored_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (rules, cells, deal)
+) WITHOUT ROWID;
+"""
+
+
+class Verdict(Enum):
+    """What the solver decided about one deal, as stored."""
+
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    LIMIT = "limit"
+
+    @property
+    def decided(self) -> bool:
+        """Solved or proven unsolvable: nothing more to do for this deal."""
+        return self is not Verdict.LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The search limit a result was found under, as stored beside it."""
+
+    seconds: float | None = None
+    positions: int | None = None
+    memory_mb: int | None = None
+
+    def __str__(self) -> str:
+        parts = []
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g}s")
+        if self.positions is not None:
+            parts.append(f"{self.positions} positions")
+        if self.memory_mb is not None:
+            parts.append(f"{self.memory_mb}MB")
+        return ", ".join(parts) or "no limit"
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One deal's stored result. ``solution`` holds every move in standard notation
+    (empty unless solved); ``length`` counts the moves that do not go to a foundation."""
+
+    rules: str
+    cells: int
+    deal: int
+    verdict: Verdict
+    length: int | None
+    expanded: int
+    generated: int
+    seconds: float
+    solution: tuple[str, ...] = ()
+    budget: Budget = Budget()
+
+    @property
+    def moves(self) -> int | None:
+        return len(self.solution) if self.verdict is Verdict.SOLVED else None
+
+
+_COLUMNS = (
+    "rules, cells, deal, verdict, length, moves, expanded, generated, seconds, solution, "
+    "limit_seconds, limit_positions, limit_memory_mb"
+)
+
+
+class CensusError(ValueError):
+    """The file is not a census store, or a record cannot be stored."""
+
+
+class Census:
+    """A census store opened on ``path`` (created when missing). Use it as a context
+    manager, or call :meth:`close`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # A killed process loses nothing committed in WAL mode with NORMAL sync; only a
+            # power cut could, and a rerun then solves those deals again.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._check_version()
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise CensusError(f"{self.path}: not a census store ({error})") from None
+
+    def _check_version(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0 and not tables:
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        elif version != SCHEMA_VERSION or "results" not in tables:
+            raise CensusError(f"{self.path}: not a census store (schema version {version})")
+
+    def __enter__(self) -> Census:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def store(self, records: Iterable[DealRecord]) -> int:
+        """Store ``records`` in one transaction and return how many were written.
+
+        A deal already stored is never stored again, except that a deal stored as having
+        reached its limit is replaced by a newer result for it.
+        """
+        rows = [_row(record) for record in records]
+        if not rows:
+            return 0
+        with self._transaction():
+            before = self._db.total_changes
+            self._db.executemany(
+                f"INSERT INTO results ({_COLUMNS}) VALUES ({', '.join('?' * 13)}) "
+                "ON CONFLICT (rules, cells, deal) DO UPDATE SET "
+                + ", ".join(f"{name} = excluded.{name}" for name in _COLUMNS.split(", ")[3:])
+                + ", stored_at = excluded.stored_at WHERE results.verdict = 'limit'",
+                rows,
+            )
+            return self._db.total_changes - before
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """Commits on a clean exit, rolls back on an error."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def stored_deals(self, rules: str, cells: int, first: int, last: int) -> dict[int, Verdict]:
+        """The verdict stored for each deal from ``first`` to ``last`` that has one."""
+        cursor = self._db.execute(
+            "SELECT deal, verdict FROM results WHERE rules = ? AND cells = ? AND deal BETWEEN ? AND ?",
+            (rules, cells, first, last),
+        )
+        return {deal: Verdict(verdict) for deal, verdict in cursor}
+
+    def records(
+        self, *, rules: str | None = None, cells: int | None = None, first: int | None = None, last: int | None = None
+    ) -> Iterator[DealRecord]:
+        """The stored records in order of rules, cells and deal, optionally filtered."""
+        where, params = _filters(rules=rules, cells=cells, first=first, last=last)
+        cursor = self._db.execute(f"SELECT {_COLUMNS} FROM results{where} ORDER BY rules, cells, deal", params)
+        for row in cursor:
+            yield _record(row)
+
+    def count(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM results").fetchone()[0])
+
+
+def _filters(**values: object) -> tuple[str, list[object]]:
+    clauses: list[str] = []
+    params: list[object] = []
+    for name, value in values.items():
+        if value is None:
+            continue
+        if name == "first":
+            clauses.append("deal >= ?")
+        elif name == "last":
+            clauses.append("deal <= ?")
+        else:
+            clauses.append(f"{name} = ?")
+        params.append(value)
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+
+def _row(record: DealRecord) -> Sequence[object]:
+    if record.verdict is Verdict.SOLVED and not record.solution:
+        raise CensusError(f"deal {record.deal} is marked solved but has no solution")
+    solution = " ".join(record.solution) if record.verdict is Verdict.SOLVED else None
+    budget = record.budget
+    return (
+        record.rules, record.cells, record.deal, record.verdict.value, record.length, record.moves,
+        record.expanded, record.generated, record.seconds, solution,
+        budget.seconds, budget.positions, budget.memory_mb,
+    )
+
+
+def _record(row: tuple[Any, ...]) -> DealRecord:
+    rules, cells, deal, verdict, length, _moves, expanded, generated, seconds, solution = row[:10]
+    return DealRecord(
+        rules=rules, cells=cells, deal=deal, verdict=Verdict(verdict), length=length,
+        expanded=expanded, generated=generated, seconds=seconds,
+        solution=tuple(solution.split()) if solution else (),
+        budget=Budget(*row[10:]),
+    )

@@ -1,0 +1,239 @@
+"""Range solving on the local process pool: results checked and stored as they arrive, a
+killed run restarted without losing or repeating a deal, and ``freecell range``."""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import freecell.batch
+from freecell.batch import (
+    Chunk,
+    ChunkResult,
+    ChunkSizer,
+    Failure,
+    check_record,
+    plan_range,
+    solve_deal,
+)
+from freecell.census import Budget, Census, DealRecord, Verdict
+from freecell.cli import main
+from freecell.cli.range_commands import parse_limit, parse_range
+from freecell.deals import InvalidDealError
+from freecell.game import ReplayError
+from freecell.rules import find_rules
+from freecell.solver import SolveResult
+
+STANDARD = find_rules("standard")
+# One cell and a small positions budget give all three verdicts among the first deals,
+# and a budget in positions (not seconds) makes every verdict the same on every run.
+ONE_CELL = find_rules("standard", cells=1)
+SMALL = Budget(positions=2000)
+
+
+def stored(db: Path) -> list[DealRecord]:
+    with Census(db) as census:
+        return list(census.records())
+
+
+def assert_complete_and_sound(db: Path, rules_name: str, cells: int, first: int, last: int) -> list[DealRecord]:
+    """Every deal of the range is stored exactly once, and every solution replays to a win."""
+    connection = sqlite3.connect(db)
+    rows = connection.execute("SELECT count(*), count(DISTINCT deal) FROM results").fetchone()
+    connection.close()
+    records = stored(db)
+    assert [r.deal for r in records] == list(range(first, last + 1))
+    assert rows == (len(records), len(records))
+    rules = find_rules(rules_name, cells=cells)
+    for record in records:
+        check_record(record, rules)
+    return records
+
+
+def test_a_solved_deal_is_replayed_and_its_length_counts_moves_not_home() -> None:
+    record = solve_deal(STANDARD, 1, Budget(seconds=30.0))
+    assert isinstance(record, DealRecord)
+    assert record.verdict is Verdict.SOLVED and record.deal == 1 and record.rules == "standard"
+    assert record.length == sum(1 for move in record.solution if not move.endswith("h"))
+    assert record.moves == len(record.solution) and record.expanded > 0
+    check_record(record, STANDARD)
+
+
+def test_a_solution_that_does_not_replay_is_a_failure_never_a_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = freecell.batch.solve
+
+    def dropping_a_move(*args: object, **kwargs: object) -> SolveResult:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        return replace(result, moves=result.moves[1:])
+
+    monkeypatch.setattr(freecell.batch, "solve", dropping_a_move)
+    outcome = solve_deal(STANDARD, 1, Budget(seconds=30.0))
+    assert isinstance(outcome, Failure) and outcome.deal == 1
+    assert "illegal" in outcome.message or "cards home" in outcome.message
+
+
+def test_check_record_rejects_a_tampered_solution() -> None:
+    record = solve_deal(STANDARD, 2, Budget(seconds=30.0))
+    assert isinstance(record, DealRecord)
+    with pytest.raises(ReplayError):
+        check_record(replace(record, solution=record.solution[1:]), STANDARD)
+    with pytest.raises(ValueError, match="leaves 51 cards home"):
+        check_record(replace(record, solution=record.solution[:-1]), STANDARD)
+    with pytest.raises(ValueError, match="solved under standard with 4 cells"):
+        check_record(record, ONE_CELL)
+
+
+def test_plan_range_skips_what_is_stored_and_retries_only_the_limited(tmp_path: Path) -> None:
+    with Census(tmp_path / "c.db") as census:
+        census.store([
+            DealRecord("standard", 1, 3, Verdict.UNSOLVABLE, None, 5, 5, 0.1),
+            DealRecord("standard", 1, 5, Verdict.LIMIT, None, 5, 5, 0.1),
+            DealRecord("standard", 4, 4, Verdict.LIMIT, None, 5, 5, 0.1),
+        ])
+        assert plan_range(census, ONE_CELL, 1, 6) == [1, 2, 4, 6]
+        assert plan_range(census, ONE_CELL, 1, 6, retry_limited=True) == [5]
+        assert plan_range(census, STANDARD, 1, 6, retry_limited=True) == [4]
+        with pytest.raises(ValueError, match="not 6-1"):
+            plan_range(census, STANDARD, 6, 1)
+        with pytest.raises(InvalidDealError):
+            plan_range(census, STANDARD, 1, 2**40)
+
+
+def test_chunks_are_sized_from_measured_speed_and_spread_at_the_end() -> None:
+    sizer = ChunkSizer(target_seconds=0.5, largest=200, first=4)
+    assert sizer.size(remaining=1000, slots=2) == 4
+    sizer.record(ChunkResult(Chunk(STANDARD, SMALL, tuple(range(10))), (), seconds=0.1))  # 10 ms a deal
+    assert sizer.size(remaining=1000, slots=2) == 50
+    assert sizer.size(remaining=40, slots=2) == 10  # the last deals are shared out
+    assert sizer.size(remaining=1, slots=2) == 1
+    sizer.record(ChunkResult(Chunk(STANDARD, SMALL, tuple(range(10))), (), seconds=0.01))  # 1 ms a deal
+    assert sizer.size(remaining=1000, slots=2) == 68  # 0.5 s at 7.3 ms: weighted towards the new speed
+    for _ in range(20):
+        sizer.record(ChunkResult(Chunk(STANDARD, SMALL, tuple(range(10))), (), seconds=0.0001))
+    assert sizer.size(remaining=10**6, slots=2) == 200
+
+
+def test_parse_limit_and_range() -> None:
+    assert parse_limit("10s") == Budget(seconds=10.0)
+    assert parse_limit("500ms, 2m, 2GB") == Budget(0.5, 2_000_000, 2048)
+    assert parse_limit("2000") == Budget(positions=2000)
+    assert parse_limit("1min,300MB") == Budget(seconds=60.0, memory_mb=300)
+    assert parse_range("7") == (7, 7) and parse_range(" 1 - 60 ") == (1, 60)
+    for bad in ("ten seconds", "10x", "0s", ""):
+        with pytest.raises(ValueError, match="a limit part is"):
+            parse_limit(bad)
+    with pytest.raises(ValueError, match="START-END"):
+        parse_range("1..5")
+
+
+def test_range_on_the_pool_stores_every_verdict_and_retries_the_limited(tmp_path: Path) -> None:
+    db, table = tmp_path / "census.db", tmp_path / "deals.csv"
+    runner = CliRunner()
+    args = ["range", "1-40", "--cells", "1", "--limit", "2000", "--jobs", "2", "--db", str(db)]
+    result = runner.invoke(main, [*args, "--csv", str(table)])
+    assert result.exit_code == 4, result.output  # some deals reach so small a limit
+    records = assert_complete_and_sound(db, "standard", 1, 1, 40)
+    serial = [solve_deal(ONE_CELL, n, SMALL) for n in range(1, 41)]
+    assert [r.verdict for r in records] == [s.verdict for s in serial if isinstance(s, DealRecord)]
+    assert {r.verdict for r in records} == set(Verdict)
+    counts = {v: sum(r.verdict is v for r in records) for v in Verdict}
+    assert (f"40 deals, {counts[Verdict.SOLVED]} solved, {counts[Verdict.UNSOLVABLE]} unsolvable, "
+            f"{counts[Verdict.LIMIT]} limit reached") in result.output
+    with table.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(row["deal"]) for row in rows] == list(range(1, 41))
+    assert [row["verdict"] for row in rows] == [r.verdict.value for r in records]
+    assert all(row["solution"].split() == list(r.solution) for row, r in zip(rows, records, strict=True))
+
+    again = runner.invoke(main, args)
+    assert again.exit_code == 4 and "40 already stored, 0 to solve" in again.output
+    assert stored(db) == records
+
+    limited = [r.deal for r in records if r.verdict is Verdict.LIMIT]
+    retry = runner.invoke(main, ["range", "1-40", "--cells", "1", "--limit", "20k", "--jobs", "2",
+                                 "--db", str(db), "--retry-limited"])
+    assert f"{len(limited)} stored as limit reached, to solve again" in retry.output
+    after = assert_complete_and_sound(db, "standard", 1, 1, 40)
+    assert [r for r in after if r.deal not in limited] == [r for r in records if r.deal not in limited]
+    assert all(r.budget == Budget(positions=20000) for r in after if r.deal in limited)
+    assert any(r.verdict.decided for r in after if r.deal in limited)  # deal 5 is solved with more room
+    assert retry.exit_code == (0 if all(r.verdict.decided for r in after) else 4)
+
+
+def test_range_exits_0_when_every_deal_is_decided(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["range", "1-6", "--jobs", "1", "--db", str(tmp_path / "c.db")])
+    assert result.exit_code == 0, result.output
+    assert "6 deals, 6 solved, 0 unsolvable, 0 limit reached" in result.output
+    assert re.search(r"length: p50 \d+, p90 \d+, p99 \d+, max \d+", result.output)
+    assert_complete_and_sound(tmp_path / "c.db", "standard", 4, 1, 6)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["9-3"], "not 9-3"),
+        (["1-5", "--limit", "soon"], "a limit part is"),
+        (["1-5", "--jobs", "0"], "--jobs must be at least 1"),
+        (["1-5", "--rules", "klondike"], "no ruleset is called 'klondike'"),
+        (["1-5", "--scheduler", "local:many"], "local:N needs a number of workers"),
+    ],
+)
+def test_bad_input_is_refused_clearly(tmp_path: Path, args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, ["range", *args, "--db", str(tmp_path / "c.db")])
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "c.db").exists() or stored(tmp_path / "c.db") == []
+
+
+def test_a_file_that_is_not_a_store_is_left_alone(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.db"
+    notes.write_text("not sqlite at all\n" * 100)
+    result = CliRunner().invoke(main, ["range", "1-3", "--db", str(notes)])
+    assert result.exit_code == 2 and "not a census store" in result.output
+    assert notes.read_text() == "not sqlite at all\n" * 100
+
+
+def stored_count(db: Path) -> int:
+    if not db.exists():
+        return 0
+    connection = sqlite3.connect(db, timeout=10)
+    try:
+        return int(connection.execute("SELECT count(*) FROM results").fetchone()[0])
+    except sqlite3.OperationalError:  # the table is not created yet
+        return 0
+    finally:
+        connection.close()
+
+
+def test_a_killed_run_restarts_where_it_stopped(tmp_path: Path) -> None:
+    db = tmp_path / "census.db"
+    command = [sys.executable, "-m", "freecell", "range", "1-300", "--cells", "1", "--limit", "2000",
+               "--jobs", "2", "--db", str(db)]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while stored_count(db) < 10 and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.killpg(run.pid, signal.SIGKILL)  # the whole run: the parent and its pool
+    run.communicate()
+    assert run.returncode == -signal.SIGKILL
+    at_kill = stored_count(db)
+    assert 10 <= at_kill < 300, "the run must be killed in the middle"
+
+    restart = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert f"{at_kill} already stored, {300 - at_kill} to solve" in restart.stderr
+    assert restart.returncode == 4, restart.stderr  # some deals reach so small a limit
+    records = assert_complete_and_sound(db, "standard", 1, 1, 300)
+    expected = {n: solve_deal(ONE_CELL, n, SMALL) for n in (1, 2, 5, 150, 299, 300)}
+    assert {r.deal: r.verdict for r in records if r.deal in expected} == {
+        n: e.verdict for n, e in expected.items() if isinstance(e, DealRecord)
+    }
