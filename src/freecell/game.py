@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
 
-from freecell.cards import Card, card_rank, card_suit, is_red, suit_is_red
+from freecell.cards import Card, card_rank, card_suit, is_red, make_card, suit_is_red
 from freecell.deals import Deal
 from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position
 from freecell.rules import AutoMoves, Building, Rules, SequenceMoves
@@ -72,6 +72,7 @@ class Game:
 
     def __post_init__(self) -> None:
         self.position = self.start
+        self.scored_cards = _cards_home(self.start)
         self.history = deque(maxlen=self.rules.undo_limit)
 
     @classmethod
@@ -177,7 +178,7 @@ class Game:
         """Back to the start of the same deal, with a clean history and score."""
         self.position = self.start
         self.score = 0
-        self.scored_cards = frozenset()
+        self.scored_cards = _cards_home(self.start)
         self.moves_made = 0
         self.history.clear()
         self.redo_stack.clear()
@@ -215,12 +216,20 @@ class Game:
         ]
 
 
+def _cards_home(position: Position) -> frozenset[Card]:
+    """The cards on the foundations: in an imported position they have had their points."""
+    return frozenset(
+        make_card(rank, pile % 4) for pile, height in enumerate(position.foundations) for rank in range(1, height + 1)
+    )
+
+
 def _home_moves(position: Position) -> Iterable[Move]:
+    """The moves that send an exposed card or a cell's card home now."""
     for i, column in enumerate(position.columns):
-        if column:
+        if column and position.home_pile(column[-1]) is not None:
             yield Move(Place.column(i), Place.foundation(card_suit(column[-1])))
     for i, card in enumerate(position.cells):
-        if card is not None:
+        if card is not None and position.home_pile(card) is not None:
             yield Move(Place.cell(i), Place.foundation(card_suit(card)))
 
 

@@ -280,6 +280,8 @@ class Position:
                 return f"{card_name(card)} cannot go home yet: it needs the cards below it there first"
             return None
         if target.kind is PlaceKind.CELL:
+            if source.kind is PlaceKind.CELL:
+                return "a card does not move from one cell to another: it would change nothing"
             occupant = self.cells[target.index]
             if occupant is not None:
                 return f"cell {_cell_letter(target.index)} already holds {card_name(occupant)}"

@@ -80,7 +80,8 @@ class Scoring:
 
     ``foundation_once_per_card`` closes the loophole of the ``001`` app, where a card
     taken back and sent home again would earn its points again: a card earns
-    ``to_foundation`` only the first time it reaches a foundation in a game.
+    ``to_foundation`` only the first time it reaches a foundation in a game (cards already
+    home in an imported starting position have had theirs).
     """
 
     to_foundation: int = 0
