@@ -94,7 +94,7 @@ def test_legal_moves_are_exactly_the_moves_the_rules_allow(rules: Rules, number:
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(["strict", "standard", "bakers-game"]), st.integers(1, 32000), st.data())
-def test_a_run_as_single_card_steps_ends_where_the_run_moved_as_one(name: str, number: int, data: st.DataObject) -> None:
+def test_single_card_steps_end_where_the_run_moved_as_one(name: str, number: int, data: st.DataObject) -> None:
     rules = PRESETS[name]
     runs_as_one = PRESETS["standard"] if name == "strict" else rules  # lists the runs strict plays as steps
     position = Deal(rules, number).position()
