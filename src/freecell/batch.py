@@ -195,7 +195,7 @@ class DaskBackend:
             workers = _local_workers(address)
             self._cluster = distributed.LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None,
+                host="127.0.0.1", dashboard_address="127.0.0.1:0",
             )
             self.client: Any = distributed.Client(self._cluster)
         else:

@@ -124,7 +124,7 @@ class Summary:
 
 
 def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
 def _percentile_text(values: dict[int, str]) -> str:
