@@ -1,0 +1,198 @@
+"""Whole games through the page: new deals, game codes, reloads, lessons, a win, the panels."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from freecell import Deal, find_rules
+from freecell.lessons import find_lesson
+from freecell.notation import split_moves
+from player import Player
+
+DATA = Path(__file__).parent / "data"
+DEAL_1_FIRST_ROW = ["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H"]
+
+
+def test_new_deal_asks_first_when_a_game_is_in_progress(player: Player) -> None:
+    first = player.open(rules="standard", deal=617)
+    player.type_move("58")
+    player.expect_moves(1)
+    page = player.page
+    page.locator("#new-game").click()
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    page.get_by_role("button", name="Keep playing").click()
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    expect(page.locator("#new-dialog")).to_be_hidden()
+    player.expect_moves(1)
+    assert player.state()["id"] == first["id"]
+
+    page.keyboard.press("n")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    page.get_by_role("button", name="Leave it").click()
+    expect(page.locator("#new-dialog")).to_be_visible()
+    page.locator("#new-rules").select_option("standard")
+    page.locator("#new-number").fill("1")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(page.locator("#new-dialog")).to_be_hidden()
+    expect(page.locator("#deal-label")).to_contain_text("deal 1 ")
+    player.expect_moves(0)
+    assert [column[0] for column in player.table()["columns"]] == DEAL_1_FIRST_ROW
+    assert player.state()["id"] != first["id"]
+
+
+def test_a_game_code_deals_its_game_with_its_rules_and_cells(player: Player) -> None:
+    code = Deal(find_rules("app", cells=2), 617).code()
+    player.open(rules="standard", deal=1)
+    page = player.page
+    page.locator("#new-game").click()
+    page.locator("#new-code").fill(code)
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(page.locator("#game-code")).to_have_text(code)
+    expect(page.locator("#deal-label")).to_contain_text("FreeCell Solitaire app")
+    # The app with two cells: only two free cells are drawn (001).
+    expect(page.locator("#table .slot.cell")).to_have_count(2)
+    assert player.table()["columns"][0] == ["7D", "TD", "TH", "KD", "4C", "4S", "JD"]
+    expect(page.locator("#score-box")).to_be_visible()
+    # A code that does not check out is refused inside the dialog.
+    page.locator("#new-game").click()
+    page.locator("#new-code").fill("FC1-XX9-NOTACODE")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(page.locator("#new-error")).to_have_text(re.compile(r"\w"))
+    expect(page.locator("#new-dialog")).to_be_visible()
+
+
+def test_a_reload_keeps_the_game(player: Player) -> None:
+    state = player.new_game(rules="standard", deal=617)
+    page = player.page
+    page.goto(player.base)  # no ?game=: the page asks the server for the game in progress
+    player.wait_for_table()
+    player.type_move("58")
+    player.type_move("7a")
+    player.expect_moves(2)
+    before = player.table()
+    page.reload()
+    player.wait_for_table()
+    player.expect_moves(2)
+    assert player.table() == before
+    expect(page.locator("#game-code")).to_have_text(state["code"])
+    page.keyboard.press("u")
+    player.expect_moves(1)
+
+
+def test_a_lesson_is_completed_and_a_mistake_explained(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    page = player.page
+    page.get_by_role("button", name="Lessons").click()
+    lesson = find_lesson("tableau")
+    page.get_by_role("button", name=re.compile(lesson.title)).click()
+    panel = page.locator("#lesson-panel")
+    expect(panel).to_be_visible()
+    expect(page.locator("#lesson-text")).to_have_text(lesson.steps[0].text)
+    # A legal move that the step does not ask for is refused with the step's explanation.
+    player.type_move("3a")
+    expect(page.locator("#lesson-feedback")).to_contain_text(lesson.steps[0].why)
+    player.expect_moves(0)
+    position = lesson.start()
+    for number, step in enumerate(lesson.steps, start=1):
+        expect(page.locator("#lesson-text")).to_have_text(step.text)
+        move = step.move(position)
+        player.type_move(position.notation(move))
+        player.expect_moves(number)
+        position = position.apply(move, lesson.rules)
+    expect(page.locator("#lesson-text")).to_have_text(lesson.done)
+    expect(page.locator("#lesson-feedback")).to_contain_text("lesson complete")
+
+
+def test_a_whole_game_won_through_the_page(player: Player) -> None:
+    moves = split_moves((DATA / "deal617.solution").read_text())
+    assert len(moves) > 50
+    player.open(rules="standard", deal=617)
+    for number, move in enumerate(moves, start=1):
+        player.type_move(move)
+        player.expect_moves(number)
+    banner = player.page.locator("#banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("You won")
+    assert player.state()["outcome"] == "won"
+    assert player.table()["foundations"] == ["KC", "KD", "KH", "KS"]
+
+
+def test_auto_finish_plays_a_trivially_won_end(player: Player) -> None:
+    columns = [" ".join(rank + suit for rank in "KQJT98765432A") for suit in "HCDS"]
+    board = "Foundations: H-0 C-0 D-0 S-0\nFreecells: - - - -\n" + "\n".join(f": {c}" for c in columns) + "\n"
+    player.open(rules="standard", board=board)
+    page = player.page
+    expect(page.locator("#game-code")).to_have_text("imported position — no game code")
+    expect(page.locator("#copy-code")).to_be_hidden()
+    page.get_by_role("button", name="Auto-finish").click()
+    expect(page.locator("#banner")).to_contain_text("You won")
+    assert player.table()["foundations"] == ["KC", "KD", "KH", "KS"]
+
+
+def test_the_timer_pauses_and_resumes(player: Player) -> None:
+    state = player.open(rules="standard", deal=617)
+    page = player.page
+    page.get_by_role("button", name="Pause the timer").click()
+    expect(page.locator("#paused-cover")).to_be_visible()
+    assert player.state(state["id"])["paused"] is True
+    shown = page.locator("#timer").text_content()
+    page.wait_for_timeout(1200)
+    assert page.locator("#timer").text_content() == shown
+    page.locator("#resume").click()
+    expect(page.locator("#paused-cover")).to_be_hidden()
+    assert player.state(state["id"])["paused"] is False
+
+
+def test_the_move_calculator(player: Player) -> None:
+    player.open(rules="supermove", deal=617)
+    page = player.page
+    calculator = page.locator("#calculator")
+    expect(calculator).to_be_visible()  # always on show in SuperMove (000)
+    expect(page.locator("#toggle-calculator")).to_be_hidden()
+    expect(page.locator("#calc-occupied")).to_have_text("(4 + 1) × 2^0 = 5")
+    page.locator("#calc-cells").fill("2")
+    page.locator("#calc-columns").fill("1")
+    expect(page.locator("#calc-try-out")).to_contain_text("(2 + 1) × 2^1 = 6")
+    expect(page.locator("#calc-try-out")).to_contain_text("(2 + 1) × 2^0 = 3")
+    # Elsewhere it is shown on demand.
+    player.open(rules="standard", deal=617)
+    expect(calculator).to_be_hidden()
+    page.locator("#toggle-calculator").click()
+    expect(calculator).to_be_visible()
+    expect(page.locator("#calc-occupied")).to_have_text("(4 + 1) × 2^0 = 5")
+
+
+def test_rules_statistics_and_options(player: Player) -> None:
+    player.open(rules="bakers-game", deal=617)
+    page = player.page
+    rules = {entry["name"]: entry for entry in page.request.get(f"{player.base}/api/rules").json()}
+    page.get_by_role("button", name="Rules").click()
+    expect(page.locator("#rules-dialog")).to_be_visible()
+    first_paragraph = rules["bakers-game"]["text"].split("\n\n")[0]
+    expect(page.locator("#rules-text")).to_contain_text(first_paragraph)
+    page.locator("#rules-dialog").get_by_role("button", name="Close").click()
+
+    page.get_by_role("button", name="Statistics").click()
+    expect(page.locator("#stats-dialog table")).to_be_visible()
+    expect(page.locator("#stats-dialog")).to_contain_text("Baker's Game")
+    assert page.locator("#stats-dialog a", has_text="CSV").get_attribute("href") == "/api/stats.csv"
+    page.locator("#stats-dialog").get_by_role("button", name="Close").click()
+
+    page.get_by_role("button", name="Options").click()
+    page.get_by_label("Show the timer").uncheck()
+    page.locator("#options-dialog").get_by_role("button", name="Done").click()
+    expect(page.locator("#timer-box")).to_be_hidden()
+    page.reload()
+    player.wait_for_table()
+    expect(page.locator("#timer-box")).to_be_hidden()  # remembered in localStorage
+
+
+def test_the_game_code_is_copied(player: Player) -> None:
+    player.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    state = player.open(rules="standard", deal=617)
+    player.page.locator("#copy-code").click()
+    expect(player.toast()).to_contain_text("copied")
+    assert player.page.evaluate("navigator.clipboard.readText()") == state["code"]

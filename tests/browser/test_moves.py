@@ -1,0 +1,219 @@
+"""Moves through the page: clicks, drags (mouse and touch), keys, refusals, undo and redo.
+
+Deal 617 (standard) starts with these exposed cards: JD KS KC 4H JC 6C JH QH, so the
+jack of clubs (column 5) fits on the queen of hearts (column 8).
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from player import Player
+
+SELECTED = re.compile(r"\bselected\b")
+TARGET = re.compile(r"\btarget\b")
+OPENING = ["7a", "7b", "7c", "b7", "1b", "71"]  # leaves the ace of spades exposed in column 7
+
+
+def test_click_a_card_then_a_column_heading(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    player.click_card("jack of clubs")
+    expect(player.card("jack of clubs")).to_have_class(SELECTED)
+    # The server's legal destinations are highlighted: column 8 and the free cells.
+    expect(player.heading("8")).to_have_class(TARGET)
+    expect(player.place("free cell a")).to_have_class(TARGET)
+    expect(player.heading("1")).not_to_have_class(TARGET)
+    player.heading("8").click()
+    player.expect_moves(1)
+    assert player.column("8")[-2:] == ["QH", "JC"]
+    assert player.column("5")[-1] == "7C"
+    player.expect_matches_server()
+
+
+def test_click_a_card_then_a_free_cell_and_back(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    player.click_card("jack of clubs")
+    player.place("free cell a").click()
+    player.expect_moves(1)
+    assert player.table()["cells"][0] == "JC"
+    player.click_card("jack of clubs")
+    player.heading("8").click()
+    player.expect_moves(2)
+    assert player.column("8")[-1] == "JC"
+    player.expect_matches_server()
+
+
+def test_drag_a_card_with_the_mouse(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    player.drag(player.card("jack of clubs"), player.card("queen of hearts"))
+    player.expect_moves(1)
+    assert player.column("8")[-1] == "JC"
+    # A drag to nowhere legal puts the card back and changes nothing.
+    player.drag(player.card("king of spades"), player.heading("1"))
+    expect(player.toast()).to_be_visible()
+    player.expect_moves(1)
+    assert player.column("2")[-1] == "KS"
+    player.expect_matches_server()
+
+
+def test_drag_a_card_by_touch(player: Player, browser) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, has_touch=True)
+    page = context.new_page()
+    try:
+        touch = Player(page, player.base)
+        touch.open(rules="standard", deal=617)
+        start = touch.card("jack of hearts").bounding_box()
+        end = touch.place("free cell b").bounding_box()
+        assert start is not None and end is not None
+        cdp = context.new_cdp_session(page)
+
+        def finger(kind: str, x: float, y: float) -> None:
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        x, y = start["x"] + 10, start["y"] + 8
+        finger("touchStart", x, y)
+        tx, ty = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+        for i in range(1, 11):
+            finger("touchMove", x + (tx - x) * i / 10, y + (ty - y) * i / 10)
+        finger("touchEnd", tx, ty)
+        touch.expect_moves(1)
+        assert touch.table()["cells"][1] == "JH"
+    finally:
+        context.close()
+
+
+def test_keyboard_moves_undo_and_redo(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    player.type_move("58")
+    player.expect_moves(1)
+    player.type_move("7a")
+    player.expect_moves(2)
+    assert player.table()["cells"][0] == "JH"
+    player.page.keyboard.press("u")
+    player.expect_moves(1)
+    assert player.table()["cells"][0] is None
+    player.page.keyboard.press("Control+z")
+    player.expect_moves(0)
+    assert player.column("5")[-1] == "JC"
+    player.page.keyboard.press("r")
+    player.expect_moves(1)
+    player.page.keyboard.press("Control+y")
+    player.expect_moves(2)
+    player.expect_matches_server()
+    # Escape clears a half-typed move: "5" then Escape then "7a" would be refused if "5" stayed.
+    player.page.keyboard.type("5")
+    expect(player.page.locator("#typed")).to_have_text("Move: 5")
+    player.page.keyboard.press("Escape")
+    expect(player.page.locator("#typed")).to_be_hidden()
+
+
+def test_undo_and_redo_buttons(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    expect(player.page.locator("#undo")).to_be_disabled()
+    player.type_move("58")
+    player.expect_moves(1)
+    player.page.locator("#undo").click()
+    player.expect_moves(0)
+    assert player.column("8")[-1] == "QH"
+    expect(player.page.locator("#redo")).to_be_enabled()
+    player.page.locator("#redo").click()
+    player.expect_moves(1)
+    assert player.column("8")[-1] == "JC"
+    player.expect_matches_server()
+
+
+def test_an_illegal_move_is_refused_with_the_reason_and_nothing_changes(player: Player) -> None:
+    state = player.open(rules="standard", deal=617)
+    before = player.table()
+    player.click_card("king of spades")
+    player.heading("1").click()
+    refusal = player.page.request.post(f"{player.base}/api/games/{state['id']}/moves", data={"move": "21v1"})
+    assert refusal.status == 400
+    expect(player.toast()).to_have_text(refusal.json()["detail"])
+    assert player.table() == before
+    player.expect_moves(0)
+    assert player.state(state["id"])["moves"] == 0
+    # A typed illegal move is refused the same way.
+    player.type_move("1a")
+    player.expect_moves(1)
+    player.type_move("18")
+    expect(player.toast()).to_be_visible()
+    player.expect_moves(1)
+
+
+def test_a_run_is_picked_up_only_when_ordered(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    # Column 6 ends 7H 6H 6C: the 6H and 6C are not in sequence.
+    player.click_card("7 of hearts")
+    expect(player.toast()).to_contain_text("ordered run")
+    expect(player.page.locator("#table .card.selected")).to_have_count(0)
+    for move in OPENING:
+        player.type_move(move)
+    player.expect_moves(len(OPENING))
+    # Column 1 now ends 4S 3D 2C: choosing the 3D takes the 2C with it.
+    player.click_card("3 of diamonds")
+    expect(player.page.locator("#table .card.selected")).to_have_count(2)
+    player.page.keyboard.press("Escape")
+    expect(player.page.locator("#table .card.selected")).to_have_count(0)
+
+
+def test_double_click_sends_a_card_home(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    for move in OPENING:
+        player.type_move(move)
+    player.expect_moves(len(OPENING))
+    player.click_card("ace of spades", double=True)
+    player.expect_moves(len(OPENING) + 1)
+    assert player.table()["foundations"][3] == "AS"
+    player.expect_matches_server()
+
+
+def test_in_the_app_preset_one_tap_tries_the_foundation_first(player: Player) -> None:
+    player.open(rules="app", deal=617)
+    for move in OPENING:
+        player.type_move(move)
+    player.expect_moves(len(OPENING))
+    player.click_card("ace of spades")
+    player.expect_moves(len(OPENING) + 1)
+    assert player.table()["foundations"][3] == "AS"
+    # +5 for the 2C from cell b to a column, +10 for the ace home.
+    expect(player.page.locator("#score")).to_have_text("15")
+    assert player.state()["score"] == 15
+    # A card that cannot go home is selected instead.
+    player.click_card("jack of clubs")
+    expect(player.card("jack of clubs")).to_have_class(SELECTED)
+
+
+def test_a_card_is_taken_back_from_a_foundation_where_the_rules_allow(player: Player) -> None:
+    player.open(rules="cardems", deal=617)
+    for move in [*OPENING, "7h"]:
+        player.type_move(move)
+    player.expect_moves(len(OPENING) + 1)
+    player.click_card("ace of spades")
+    expect(player.place("free cell d")).to_have_class(TARGET)
+    player.place("free cell d").click()
+    player.expect_moves(len(OPENING) + 2)
+    assert player.table()["cells"][3] == "AS"
+    assert player.table()["foundations"][3] is None
+    player.expect_matches_server()
+
+
+def test_foundation_cards_stay_where_the_rules_say_so(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    for move in [*OPENING, "7h"]:
+        player.type_move(move)
+    player.expect_moves(len(OPENING) + 1)
+    player.click_card("ace of spades")
+    expect(player.toast()).to_contain_text("foundations")
+    expect(player.page.locator("#table .card.selected")).to_have_count(0)
+
+
+def test_hint_highlights_a_move(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    player.page.locator("#hint").click()
+    expect(player.toast()).to_have_text(re.compile(r"\w"))
+    expect(player.page.locator("#table .card.hint-source")).to_have_count(1)
+    assert player.page.locator("#table .hint-target").count() >= 1
