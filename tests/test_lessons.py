@@ -72,3 +72,19 @@ def test_a_done_lesson_takes_no_more_moves() -> None:
 def test_an_unknown_lesson_names_the_choices() -> None:
     with pytest.raises(UnknownLessonError, match="tableau, free-cells, foundations, runs"):
         find_lesson("juggling")
+
+
+def test_the_lesson_command_lists_and_shows_the_steps() -> None:
+    from click.testing import CliRunner
+
+    from freecell.cli import main
+
+    runner = CliRunner()
+    listing = runner.invoke(main, ["lesson"])
+    assert listing.exit_code == 0 and [line.split()[0] for line in listing.output.splitlines()] == [
+        lesson.id for lesson in LESSONS
+    ]
+    shown = runner.invoke(main, ["lesson", "runs"])
+    assert shown.exit_code == 0 and "[3h]" in shown.output and "[23v4]" in shown.output
+    unknown = runner.invoke(main, ["lesson", "juggling"])
+    assert unknown.exit_code == 2 and "no lesson is called 'juggling'" in unknown.output

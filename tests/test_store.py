@@ -120,3 +120,24 @@ def test_default_path_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     assert default_path() == tmp_path / "freecell" / "freecell.db"
     monkeypatch.delenv("XDG_DATA_HOME")
     assert default_path() == Path.home() / ".local" / "share" / "freecell" / "freecell.db"
+
+
+def test_the_stats_command_prints_and_exports(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from freecell.cli import main
+
+    db = tmp_path / "games.db"
+    store = Store(db)
+    with store.writing() as writer:
+        writer.add_game(record())
+        writer.add_result(Result("g1", "standard", "won", 125.0, 98, 10.0))
+    store.close()
+    runner = CliRunner()
+    table = runner.invoke(main, ["stats", "--db", str(db)])
+    assert table.exit_code == 0
+    assert table.output.splitlines()[1].split() == ["standard", "1", "1", "0", "1", "1", "2:05", "98"]
+    exported = runner.invoke(main, ["stats", "--db", str(db), "--csv"]).output
+    assert exported.splitlines()[1] == "standard,1,1,0,1,1,125.0,98"
+    assert json.loads(runner.invoke(main, ["stats", "--db", str(db), "--json"]).output)[0]["fewest_moves"] == 98
+    assert runner.invoke(main, ["stats", "--db", str(db), "--csv", "--json"]).exit_code == 2

@@ -7,7 +7,6 @@ message), 404 for an unknown game or lesson, 409 for an action that cannot happe
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -22,7 +21,7 @@ from freecell.lessons import LESSONS, UnknownLessonError
 from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS
 from freecell.position import Place
 from freecell.rules import PRESETS
-from freecell.store import Store, default_path
+from freecell.store import PresetStats, Store, default_path
 from freecell.web.games import GameNotFoundError, Games
 from freecell.web.hint import describe, hint_move
 from freecell.web.models import (
@@ -35,7 +34,6 @@ from freecell.web.models import (
     LessonInfo,
     MoveRequest,
     NewGame,
-    PresetStatsBody,
     RulesEntry,
     capacity_detail,
     game_state,
@@ -242,12 +240,12 @@ def create_app(db_path: Path | None = None) -> FastAPI:
         return CurrentGame(id=game_id)
 
     @api.get("/stats")
-    def stats() -> list[PresetStatsBody]:
+    def stats() -> list[PresetStats]:
         """Games played, won and lost, streaks, best time and fewest moves, per preset."""
-        return [PresetStatsBody(**asdict(row)) for row in store.stats()]
+        return store.stats()
 
     @api.get("/stats.json")
-    def stats_json() -> list[PresetStatsBody]:
+    def stats_json() -> list[PresetStats]:
         """The statistics as a JSON file to save."""
         return stats()
 

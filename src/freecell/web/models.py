@@ -137,17 +137,6 @@ class CurrentGame(BaseModel):
     id: str
 
 
-class PresetStatsBody(BaseModel):
-    rules: str
-    played: int
-    won: int
-    lost: int
-    current_streak: int
-    best_streak: int
-    best_seconds: float | None
-    fewest_moves: int | None
-
-
 class LessonInfo(BaseModel):
     id: str
     title: str
