@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from player import Player
 from playwright.sync_api import expect
 
 from freecell import Deal, find_rules
 from freecell.lessons import find_lesson
 from freecell.notation import split_moves
-from player import Player
 
 DATA = Path(__file__).parent / "data"
 DEAL_1_FIRST_ROW = ["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H"]

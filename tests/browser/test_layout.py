@@ -4,9 +4,8 @@ laid out as 000 and 001 say (cells left, foundations right, removed cells not dr
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, expect
-
 from player import Player
+from playwright.sync_api import Browser, expect
 
 
 @pytest.mark.parametrize("width", [360, 390])
@@ -58,7 +57,8 @@ def test_cells_left_foundations_right_and_removed_cells_not_drawn(player: Player
     page = player.page
     expect(page.locator("#table .slot.cell")).to_have_count(1)
     cell = player.place("free cell a").bounding_box()
-    foundations = [player.place(f"{suit} foundation").bounding_box() for suit in ("clubs", "diamonds", "hearts", "spades")]
+    suits = ("clubs", "diamonds", "hearts", "spades")
+    foundations = [player.place(f"{suit} foundation").bounding_box() for suit in suits]
     first_column = player.heading("1").bounding_box()
     last_column = player.heading("8").bounding_box()
     assert cell and first_column and last_column and all(foundations)

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from player import Player
+from playwright.sync_api import expect
 
 SELECTED = re.compile(r"\bselected\b")
 TARGET = re.compile(r"\btarget\b")
