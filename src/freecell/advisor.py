@@ -1,0 +1,235 @@
+"""The solver in play: winning hints, a winnable verdict, the losing move, winnable deals.
+
+An :class:`Advisor` answers questions about positions with the solver, under a limit on
+every call, and remembers what it learnt:
+
+* verdicts are kept by canonical position (:meth:`Position.key`), so positions that
+  differ only in the order of columns or cells are solved once;
+* a winning line is kept for every position along it, so following a hint, or stepping
+  back and forth through a solution, costs nothing; a line found for a position with its
+  columns or cells in another order is translated to this one.
+
+Every line the solver returns was replayed by the rules engine before it was returned;
+a translated line is replayed again here before it is trusted.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from freecell.deals import Deal, random_deal
+from freecell.game import ReplayError, replay
+from freecell.notation import CELL_CHARS, COLUMN_CHARS
+from freecell.position import Position
+from freecell.rules import Rules
+from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
+
+HINT_LIMIT: Final = SearchLimit(seconds=3.0, positions=300_000, memory_mb=600)
+DEAL_LIMIT: Final = SearchLimit(seconds=5.0, positions=300_000, memory_mb=600)
+CACHE_SIZE: Final = 20_000
+
+
+class Verdict(Enum):
+    WINNABLE = "winnable"
+    NOT_WINNABLE = "not-winnable"
+    UNKNOWN = "unknown"  # the search reached its limit
+
+
+class Difficulty(Enum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What is known of a position: the verdict and, when winnable, a winning line
+    (standard notation, every move listed) from exactly this position."""
+
+    verdict: Verdict
+    line: tuple[str, ...] = ()
+    expanded: int = 0
+    seconds: float = 0.0
+    cached: bool = False
+
+    @property
+    def next_move(self) -> str | None:
+        return self.line[0] if self.line else None
+
+
+@dataclass(frozen=True, slots=True)
+class LosingMove:
+    """The move that turned a winnable position into a lost one: ``index`` counts the
+    positions from the start of the history (the move played from position ``index``)."""
+
+    index: int
+    move: str
+    moves_back: int
+
+
+@dataclass(frozen=True, slots=True)
+class WinnableDeal:
+    deal: Deal
+    analysis: Analysis
+    difficulty: Difficulty
+    tries: int
+
+
+def _verdict(status: SolveStatus) -> Verdict:
+    if status is SolveStatus.SOLVED:
+        return Verdict.WINNABLE
+    if status is SolveStatus.UNSOLVABLE:
+        return Verdict.NOT_WINNABLE
+    return Verdict.UNKNOWN
+
+
+class Advisor:
+    """Solves positions under a limit and caches the answers. Safe to share between
+    threads; the solver itself runs in the calling thread."""
+
+    def __init__(self, *, limit: SearchLimit = HINT_LIMIT, cache_size: int = CACHE_SIZE) -> None:
+        self.limit = limit
+        self._lines: OrderedDict[tuple[Rules, Position], tuple[str, ...]] = OrderedDict()
+        self._by_key: OrderedDict[tuple[Rules, object], tuple[Position, Verdict]] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    def known(self, position: Position, rules: Rules) -> Analysis | None:
+        """The cached analysis of ``position``, or None if it would need a search."""
+        with self._lock:
+            line = self._lines.get((rules, position))
+            if line is not None:
+                self._lines.move_to_end((rules, position))
+                return Analysis(Verdict.WINNABLE, line, cached=True)
+            entry = self._by_key.get((rules, position.key()))
+        if entry is None:
+            return None
+        solved_position, verdict = entry
+        if verdict is not Verdict.WINNABLE:
+            return Analysis(verdict, cached=True)
+        with self._lock:
+            line = self._lines.get((rules, solved_position))
+        if line is None:
+            return None
+        translated = translate_line(line, solved_position, position)
+        try:
+            if not replay(position, rules, translated).is_won():
+                return None
+        except ReplayError:
+            return None
+        self._remember_line(position, rules, translated)
+        return Analysis(Verdict.WINNABLE, translated, cached=True)
+
+    def analyse(self, position: Position, rules: Rules, *, limit: SearchLimit | None = None) -> Analysis:
+        """The verdict on ``position`` and a winning line when it is winnable."""
+        known = self.known(position, rules)
+        if known is not None and known.verdict is not Verdict.UNKNOWN:
+            return known
+        result = solve(position, rules, limit=limit or self.limit)
+        return self.learn(position, rules, result)
+
+    def learn(self, position: Position, rules: Rules, result: SolveResult) -> Analysis:
+        """Record what a solve of ``position`` found (a solve run elsewhere, e.g. in a
+        worker process) and return it as an analysis."""
+        verdict = _verdict(result.status)
+        if verdict is Verdict.WINNABLE:
+            self._remember_line(position, rules, result.moves)
+        elif verdict is Verdict.NOT_WINNABLE:
+            with self._lock:
+                self._by_key[(rules, position.key())] = (position, verdict)
+                self._trim()
+        return Analysis(verdict, result.moves, result.expanded, result.seconds)
+
+    def _remember_line(self, position: Position, rules: Rules, line: Sequence[str]) -> None:
+        """Keep the line for every position along it: each suffix wins from there."""
+        entries = []
+        current = position
+        for i, text in enumerate(line):
+            entries.append((current, tuple(line[i:])))
+            current = current.apply_unchecked(current.parse_move(text, rules))
+        with self._lock:
+            for where, suffix in entries:
+                self._lines[(rules, where)] = suffix
+                self._by_key[(rules, where.key())] = (where, Verdict.WINNABLE)
+            self._trim()
+
+    def _trim(self) -> None:
+        while len(self._lines) > self._cache_size:
+            self._lines.popitem(last=False)
+        while len(self._by_key) > self._cache_size:
+            self._by_key.popitem(last=False)
+
+    def losing_move(self, positions: Sequence[Position], moves: Sequence[str], rules: Rules) -> LosingMove | None:
+        """The last move of the history that lost a won-able game, if the current
+        position (``positions[-1]``) is proven lost and an earlier one is winnable.
+
+        ``positions[i + 1]`` is where ``moves[i]`` led from ``positions[i]``.
+        """
+        if not positions or self.analyse(positions[-1], rules).verdict is not Verdict.NOT_WINNABLE:
+            return None
+        for index in range(len(positions) - 2, -1, -1):
+            verdict = self.analyse(positions[index], rules).verdict
+            if verdict is Verdict.WINNABLE:
+                return LosingMove(index, moves[index], len(positions) - 1 - index)
+            if verdict is Verdict.UNKNOWN:
+                return None
+        return None
+
+
+def translate_line(line: Sequence[str], source: Position, target: Position) -> tuple[str, ...]:
+    """Rewrite a line found from ``source`` for ``target``, which has the same canonical
+    key: the same columns and cells, perhaps in other places."""
+    columns = _matching(source.columns, target.columns, empty=())
+    cells = _matching(source.cells, target.cells, empty=None)
+    table = {COLUMN_CHARS[a]: COLUMN_CHARS[b] for a, b in columns.items()}
+    table.update({CELL_CHARS[a]: CELL_CHARS[b] for a, b in cells.items()})
+    translated = []
+    for text in line:
+        if text.startswith("h") and len(text) >= 3:  # a take-back: h + suit + target
+            translated.append(text[:2] + table.get(text[2], text[2]) + text[3:])
+        else:
+            translated.append("".join(table.get(ch, ch) for ch in text[:2]) + text[2:])
+    return tuple(translated)
+
+
+def _matching(source: Sequence[object], target: Sequence[object], *, empty: object) -> dict[int, int]:
+    """For each slot of ``source``, the slot of ``target`` holding the same thing."""
+    free: dict[object, list[int]] = {}
+    for index, value in enumerate(target):
+        free.setdefault(value, []).append(index)
+    mapping = {}
+    for index, value in enumerate(source):
+        slots = free.get(value)
+        if slots:
+            mapping[index] = slots.pop(0)
+    return mapping
+
+
+def grade(analysis: Analysis) -> Difficulty:
+    """Easy, medium or hard, from the length of the winning line (moves that do not go
+    home) and how hard the search worked to find it."""
+    length = sum(1 for text in analysis.line if text[1] != "h" or text[0] == "h")
+    if length <= 35 and analysis.expanded <= 400:
+        return Difficulty.EASY
+    if length <= 50 and analysis.expanded <= 5_000:
+        return Difficulty.MEDIUM
+    return Difficulty.HARD
+
+
+def winnable_deal(rules: Rules, *, limit: SearchLimit = DEAL_LIMIT, max_tries: int = 50) -> WinnableDeal:
+    """A random deal under ``rules`` that the solver has won (the line was replayed).
+
+    Raises ``RuntimeError`` if ``max_tries`` deals in a row were not won within the limit.
+    """
+    for tries in range(1, max_tries + 1):
+        deal = random_deal(rules)
+        result = solve(deal.position(), rules, limit=limit)
+        if result.status is SolveStatus.SOLVED:
+            analysis = Analysis(Verdict.WINNABLE, result.moves, result.expanded, result.seconds)
+            return WinnableDeal(deal, analysis, grade(analysis), tries)
+    raise RuntimeError(f"no winnable {rules.name} deal was found in {max_tries} tries")

@@ -1,0 +1,87 @@
+"""The advisor: winning lines that replay, caching by position, the losing move."""
+
+from __future__ import annotations
+
+import pytest
+
+from freecell import Deal, Position, find_rules
+from freecell.advisor import Advisor, Difficulty, Verdict, grade, translate_line, winnable_deal
+from freecell.game import replay
+from freecell.solver import SearchLimit
+
+STANDARD = find_rules("standard")
+ONE_CELL = find_rules("standard", cells=1)
+
+
+@pytest.fixture
+def advisor() -> Advisor:
+    return Advisor(limit=SearchLimit(seconds=20, positions=500_000))
+
+
+def test_a_winning_line_replays_to_a_win(advisor: Advisor) -> None:
+    start = Deal(STANDARD, 617).position()
+    analysis = advisor.analyse(start, STANDARD)
+    assert analysis.verdict is Verdict.WINNABLE
+    assert not analysis.cached
+    assert replay(start, STANDARD, analysis.line).is_won()
+
+
+def test_every_position_along_the_line_is_known_without_a_search(advisor: Advisor) -> None:
+    position = Deal(STANDARD, 5).position()
+    line = advisor.analyse(position, STANDARD).line
+    for i, text in enumerate(line):
+        known = advisor.known(position, STANDARD)
+        assert known is not None and known.cached
+        assert known.line == line[i:]
+        position = position.apply(position.parse_move(text, STANDARD), STANDARD)
+    assert position.is_won()
+
+
+def test_a_line_is_translated_for_the_same_position_with_columns_swapped(advisor: Advisor) -> None:
+    start = Deal(STANDARD, 10).position()
+    advisor.analyse(start, STANDARD)
+    columns = list(start.columns)
+    columns[0], columns[5] = columns[5], columns[0]
+    swapped = Position(tuple(columns), start.cells, start.foundations)
+    known = advisor.known(swapped, STANDARD)
+    assert known is not None and known.verdict is Verdict.WINNABLE
+    assert replay(swapped, STANDARD, known.line).is_won()
+
+
+def test_translate_line_maps_columns_and_cells() -> None:
+    text = "Freecells: 5H - - -\n: AS\n: 2H\n"
+    source = Position.from_text(text, STANDARD, partial=True)
+    target = Position.from_text("Freecells: - - 5H -\n: 2H\n: AS\n", STANDARD, partial=True)
+    assert translate_line(["1h", "2b", "a3", "57v2", "hs2"], source, target) == ("2h", "1a", "c3", "57v2", "hs1")
+
+
+def test_a_move_that_loses_a_winnable_game_is_named(advisor: Advisor) -> None:
+    # With one cell, parking column 2's card in the cell at once leaves deal 2 lost.
+    start = Deal(ONE_CELL, 2).position()
+    assert advisor.analyse(start, ONE_CELL).verdict is Verdict.WINNABLE
+    after = start.apply(start.parse_move("2a", ONE_CELL), ONE_CELL)
+    assert advisor.analyse(after, ONE_CELL).verdict is Verdict.NOT_WINNABLE
+    losing = advisor.losing_move([start, after], ["2a"], ONE_CELL)
+    assert losing is not None
+    assert (losing.index, losing.move, losing.moves_back) == (0, "2a", 1)
+
+
+def test_no_losing_move_while_the_game_can_be_won(advisor: Advisor) -> None:
+    start = Deal(STANDARD, 1).position()
+    assert advisor.losing_move([start], [], STANDARD) is None
+
+
+def test_a_limit_reached_gives_unknown() -> None:
+    tiny = Advisor(limit=SearchLimit(positions=1))
+    assert tiny.analyse(Deal(STANDARD, 11982).position(), STANDARD).verdict is Verdict.UNKNOWN
+
+
+@pytest.mark.parametrize("name", ["standard", "bakers-game", "app"])
+def test_winnable_deals_are_won_and_graded(name: str) -> None:
+    rules = find_rules(name)
+    found = winnable_deal(rules)
+    assert found.deal.rules == rules
+    assert found.analysis.verdict is Verdict.WINNABLE
+    assert replay(found.deal.position(), rules, found.analysis.line).is_won()
+    assert found.difficulty in set(Difficulty)
+    assert grade(found.analysis) is found.difficulty
