@@ -43,19 +43,20 @@ def deal_command(number: int | None, rules_name: str, cells: int | None, code: s
 
 
 @click.command("replay")
-@click.argument("number", type=int, required=False)
-@click.argument("solution", default="-")
+@click.argument("arguments", nargs=-1, metavar="[NUMBER] [SOLUTION]")
 @rules_options
 @click.option("--code", default=None, help="Replay over the deal of this game code.")
 @click.option("--board", "board", default=None, help="Replay from a board file instead of a deal.")
 def replay_command(
-    number: int | None, solution: str, rules_name: str, cells: int | None, code: str | None, board: str | None
+    arguments: tuple[str, ...], rules_name: str, cells: int | None, code: str | None, board: str | None
 ) -> None:
-    """Replay SOLUTION (a file, or - for standard input) over deal NUMBER.
+    """Replay SOLUTION (a file, or - for standard input, the default) over deal NUMBER,
+    or over the deal of --code, or from the position of --board.
 
     Exit status 0 when the moves win, 1 when a move is illegal or the game is not won.
     """
     rules = resolve_rules(rules_name, cells)
+    number, solution = _replay_arguments(arguments, given_start=board is not None or code is not None)
     if board is not None:
         start = read_board(board, rules)
     else:
@@ -78,3 +79,22 @@ def replay_command(
         f"not won: the {len(moves)} moves are legal, but only {end.cards_home} of {rules.card_count} cards are home"
     )
     sys.exit(1)
+
+
+def _replay_arguments(arguments: tuple[str, ...], *, given_start: bool) -> tuple[int | None, str]:
+    """The deal number and the solution's file: with --code or --board the only argument
+    is the solution."""
+    if given_start:
+        if len(arguments) > 1:
+            fail("with --code or --board, give only the solution file (or -)")
+        return None, arguments[0] if arguments else "-"
+    if len(arguments) > 2:
+        fail("give a deal number and a solution file (or -)")
+    if not arguments:
+        return None, "-"
+    try:
+        number = int(arguments[0])
+    except ValueError:
+        fail(f"not a deal number: {arguments[0]!r}")
+        raise AssertionError from None  # unreachable: fail() exits
+    return number, arguments[1] if len(arguments) > 1 else "-"
