@@ -45,16 +45,18 @@ from freecell.web.session import GameOverError, NotTriviallyWonError, Session
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 64 * 1024
 
-_ERRORS: Final[dict[int | str, dict[str, Any]]] = {
-    code: {"model": ErrorBody, "description": text}
-    for code, text in (
-        (400, "the rules refuse the request"),
-        (404, "no such game or lesson"),
-        (409, "the action cannot happen now"),
-        (413, "the body is too large"),
-        (422, "the body or query has the wrong shape"),
-    )
+_ERROR_TEXT: Final = {
+    400: "the rules refuse the request",
+    404: "no such game or lesson",
+    409: "the action cannot happen now",
+    413: "the body is too large",
+    422: "the body or query has the wrong shape",
 }
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI description of the error answers ``codes``."""
+    return {code: {"model": ErrorBody, "description": _ERROR_TEXT[code]} for code in codes}
 
 
 class BodyLimit:
@@ -140,7 +142,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _readable(exc)}, status_code=422)
 
-    api = APIRouter(prefix="/api", responses=_ERRORS)
+    api = APIRouter(prefix="/api", responses=errors(413, 422))
 
     def state(session_id: str) -> GameState:
         return games.view(session_id, lambda session: game_state(session, games.now()))
@@ -150,7 +152,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
         """Every preset, with its rules panel and our help."""
         return [RulesEntry.entry(rules) for rules in PRESETS.values()]
 
-    @api.post("/games", status_code=201)
+    @api.post("/games", status_code=201, responses=errors(400))
     def new_game(body: NewGame) -> GameState:
         """A new game by deal number, game code, random deal or imported board."""
         session = games.create(
@@ -158,11 +160,11 @@ def create_app(db_path: Path | None = None) -> FastAPI:
         )
         return state(session.id)
 
-    @api.get("/games/{game_id}")
+    @api.get("/games/{game_id}", responses=errors(404))
     def get_game(game_id: str) -> GameState:
         return state(game_id)
 
-    @api.post("/games/{game_id}/moves")
+    @api.post("/games/{game_id}/moves", responses=errors(400, 404, 409))
     def play(game_id: str, body: MoveRequest) -> GameState:
         """Play a move in standard notation; 400 with the reason when it is refused."""
         return state(games.act(game_id, "move", body.move).id)
@@ -172,7 +174,9 @@ def create_app(db_path: Path | None = None) -> FastAPI:
             return state(games.act(game_id, kind).id)
 
         endpoint.__doc__ = doc
-        api.add_api_route(f"/games/{{game_id}}/{kind}", endpoint, methods=["POST"], name=kind)
+        api.add_api_route(
+            f"/games/{{game_id}}/{kind}", endpoint, methods=["POST"], name=kind, responses=errors(404, 409)
+        )
 
     action("undo", "Take back the last action; 409 when there is nothing to undo.")
     action("redo", "Play again the last action undone; 409 when there is nothing to redo.")
@@ -180,12 +184,12 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     action("pause", "Stop the clock.")
     action("resume", "Start the clock again.")
 
-    @api.post("/games/{game_id}/finish")
+    @api.post("/games/{game_id}/finish", responses=errors(404, 409))
     def finish(game_id: str) -> GameState:
         """Play the trivially won finish; 409 if the game is not trivially won."""
         return state(games.finish(game_id).id)
 
-    @api.get("/games/{game_id}/destinations")
+    @api.get("/games/{game_id}/destinations", responses=errors(400, 404))
     def destinations(
         game_id: str,
         source: Annotated[str, Query(max_length=3, description="a column digit, a cell letter, or hc/hd/hh/hs")],
@@ -200,7 +204,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
 
         return games.view(game_id, answer)
 
-    @api.get("/games/{game_id}/hint")
+    @api.get("/games/{game_id}/hint", responses=errors(404))
     def hint(game_id: str) -> Hint:
         """A legal move worth trying, or none."""
         def answer(session: Session) -> Hint:
@@ -215,7 +219,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
 
         return games.view(game_id, answer)
 
-    @api.get("/games/{game_id}/capacity")
+    @api.get("/games/{game_id}/capacity", responses=errors(400, 404))
     def capacity(
         game_id: str,
         empty_cells: Annotated[int | None, Query(ge=0, le=16)] = None,
@@ -231,7 +235,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
             raise ValueError(f"{rules.title} has {rules.columns} columns, so at most {rules.columns} can be empty")
         return capacity_detail(rules, cells, columns)
 
-    @api.get("/current", responses={404: {"model": ErrorBody, "description": "no game yet"}})
+    @api.get("/current", responses=errors(404))
     def current() -> CurrentGame:
         """The game a reloaded page continues."""
         game_id = games.current()
@@ -267,7 +271,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     def lessons() -> list[LessonInfo]:
         return [LessonInfo(id=one.id, title=one.title, summary=one.summary, steps=len(one.steps)) for one in LESSONS]
 
-    @api.post("/lessons/{lesson_id}", status_code=201)
+    @api.post("/lessons/{lesson_id}", status_code=201, responses=errors(404))
     def start_lesson(lesson_id: str) -> GameState:
         """A game on the lesson's position; its ``lesson`` field says what to do."""
         return state(games.create_lesson(lesson_id).id)

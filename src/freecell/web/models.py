@@ -53,7 +53,8 @@ class RulesEntry(RulesInfo):
 
     @classmethod
     def entry(cls, rules: Rules) -> RulesEntry:
-        return cls(**RulesInfo.of(rules).model_dump(), text=RULES_TEXT[rules.name], help=HELP_TEXT)
+        text = RULES_TEXT.get(rules.name, rules.description)
+        return cls(**RulesInfo.of(rules).model_dump(), text=text, help=HELP_TEXT)
 
 
 class Foundation(BaseModel):
