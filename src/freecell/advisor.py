@@ -139,11 +139,19 @@ class Advisor:
         verdict = _verdict(result.status)
         if verdict is Verdict.WINNABLE:
             self._remember_line(position, rules, result.moves)
-        elif verdict is Verdict.NOT_WINNABLE:
-            with self._lock:
-                self._by_key[(rules, position.key())] = (position, verdict)
-                self._trim()
+        else:
+            self.remember_verdict(position, rules, verdict)
         return Analysis(verdict, result.moves, result.expanded, result.seconds)
+
+    def remember_verdict(self, position: Position, rules: Rules, verdict: Verdict) -> None:
+        """Record a verdict without a line. UNKNOWN (a search that reached its limit) is
+        kept so that it is not asked again and again, and never replaces a real verdict."""
+        key = (rules, position.key())
+        with self._lock:
+            if verdict is Verdict.UNKNOWN and key in self._by_key:
+                return
+            self._by_key[key] = (position, verdict)
+            self._trim()
 
     def _remember_line(self, position: Position, rules: Rules, line: Sequence[str]) -> None:
         """Keep the line for every position along it: each suffix wins from there."""
@@ -164,19 +172,22 @@ class Advisor:
         while len(self._by_key) > self._cache_size:
             self._by_key.popitem(last=False)
 
-    def losing_move(self, positions: Sequence[Position], moves: Sequence[str], rules: Rules) -> LosingMove | None:
-        """The last move of the history that lost a won-able game, if the current
+    def losing_move(
+        self, positions: Sequence[Position], moves: Sequence[str], rules: Rules, *, search: bool = True
+    ) -> LosingMove | None:
+        """The last move of the history that lost a game that could be won: the current
         position (``positions[-1]``) is proven lost and an earlier one is winnable.
-
-        ``positions[i + 1]`` is where ``moves[i]`` led from ``positions[i]``.
+        ``positions[i + 1]`` is where ``moves[i]`` led from ``positions[i]``. Without
+        ``search``, only what is cached is used (the server's live status fills it).
         """
-        if not positions or self.analyse(positions[-1], rules).verdict is not Verdict.NOT_WINNABLE:
-            return None
-        for index in range(len(positions) - 2, -1, -1):
-            verdict = self.analyse(positions[index], rules).verdict
+        for index in range(len(positions) - 1, -1, -1):
+            analysis = self.analyse(positions[index], rules) if search else self.known(positions[index], rules)
+            verdict = None if analysis is None else analysis.verdict
             if verdict is Verdict.WINNABLE:
+                if index == len(positions) - 1:
+                    return None
                 return LosingMove(index, moves[index], len(positions) - 1 - index)
-            if verdict is Verdict.UNKNOWN:
+            if verdict is not Verdict.NOT_WINNABLE:
                 return None
         return None
 

@@ -1,0 +1,131 @@
+"""Solving in the background for the server: a worker process, bounded and superseding.
+
+The solver runs in a separate process (one by default, leaving the other core to the
+server), so a long search never stalls the event loop or the GIL. Requests are keyed by
+game: a newer request for a game replaces its older one while that is still waiting, and
+at most :data:`MAX_WAITING` requests wait at once; past that a request is refused
+instead of piling up. Every answer is handed to the shared :class:`Advisor`, whose cache
+then serves the page at no cost.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Final
+
+from freecell.advisor import Advisor, Analysis, Verdict
+from freecell.position import Position
+from freecell.rules import Rules
+from freecell.solver import SearchLimit, SolveResult, solve
+
+MAX_WAITING: Final = 64
+
+
+class AnalysisBusyError(RuntimeError):
+    """Too many requests are waiting for the solver."""
+
+
+@dataclass
+class _Job:
+    position: Position
+    rules: Rules
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+def _solve_in_worker(position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
+    return solve(position, rules, limit=limit)
+
+
+class AnalysisService:
+    """Runs analyses in worker processes and records them in ``advisor``."""
+
+    def __init__(self, advisor: Advisor, *, workers: int = 1, max_waiting: int = MAX_WAITING) -> None:
+        self.advisor = advisor
+        self._max_waiting = max_waiting
+        self._workers = workers
+        self._waiting: OrderedDict[str, _Job] = OrderedDict()
+        self._running: dict[tuple[Rules, Position], _Job] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        self._closed = False
+        self._dispatcher = threading.Thread(target=self._dispatch, name="analysis-dispatcher", daemon=True)
+        self._dispatcher.start()
+
+    def analysis(self, position: Position, rules: Rules) -> Analysis | None:
+        """What is already known of ``position`` (None while it is still unknown)."""
+        return self.advisor.known(position, rules)
+
+    @property
+    def waiting(self) -> int:
+        """How many requests wait for a worker."""
+        with self._lock:
+            return len(self._waiting)
+
+    def request(self, owner: str, position: Position, rules: Rules) -> threading.Event:
+        """Ask for ``position`` to be analysed on behalf of ``owner`` (a game id).
+
+        Returns an event set when the answer is in the advisor's cache. Raises
+        :class:`AnalysisBusyError` when too many requests are waiting.
+        """
+        done = threading.Event()
+        if self.advisor.known(position, rules) is not None:
+            done.set()
+            return done
+        with self._lock:
+            running = self._running.get((rules, position))
+            if running is not None:
+                return running.done
+            waiting = self._waiting.get(owner)
+            if waiting is not None and waiting.position == position and waiting.rules == rules:
+                return waiting.done
+            if owner not in self._waiting and len(self._waiting) >= self._max_waiting:
+                raise AnalysisBusyError("the solver is busy: try again in a moment")
+            if waiting is not None:
+                waiting.done.set()  # superseded: whoever waits on it looks again and finds no answer
+            job = _Job(position, rules, done)
+            self._waiting[owner] = job
+            self._waiting.move_to_end(owner)
+            self._wake.notify()
+        return done
+
+    def _dispatch(self) -> None:
+        while True:
+            with self._lock:
+                while not self._closed and (not self._waiting or len(self._running) >= self._workers):
+                    self._wake.wait()
+                if self._closed:
+                    return
+                _, job = self._waiting.popitem(last=False)
+                self._running[(job.rules, job.position)] = job
+            try:
+                future = self._pool.submit(_solve_in_worker, job.position, job.rules, self.advisor.limit)
+            except RuntimeError:  # the pool is shutting down
+                job.done.set()
+                return
+            future.add_done_callback(lambda f, job=job: self._finished(job, f))  # type: ignore[misc]
+
+    def _finished(self, job: _Job, future: Future[SolveResult]) -> None:
+        try:
+            if not future.cancelled() and future.exception() is None:
+                self.advisor.learn(job.position, job.rules, future.result())
+            else:  # a worker that died or failed: say unknown rather than leave the page waiting
+                self.advisor.remember_verdict(job.position, job.rules, Verdict.UNKNOWN)
+        finally:
+            with self._lock:
+                self._running.pop((job.rules, job.position), None)
+                self._wake.notify()
+            job.done.set()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            for job in self._waiting.values():
+                job.done.set()
+            self._waiting.clear()
+            self._wake.notify_all()
+        self._pool.shutdown(wait=False, cancel_futures=True)
