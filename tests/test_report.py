@@ -57,7 +57,11 @@ def test_summary_counts_percentiles_and_lists() -> None:
     assert lines[0] == "standard (4 cells), deals 1-10: 10 deals, 7 solved, 2 unsolvable, 1 limit reached"
     assert lines[1] == "time:   p50 5.0 ms, p90 2.00 s, p99 10.00 s, max 10.00 s, mean 1.25 s"
     assert lines[2] == "length: p50 33, p90 36, p99 36, max 36, mean 33.0 moves not to a foundation"
-    assert "unsolvable: 8 10" in lines and "limit reached: 9" in lines
+    assert lines[3:] == [
+        "hardest: 8 (2.00 s), 10 (500.0 ms), 7 (7.0 ms), 6 (6.0 ms), 5 (5.0 ms)",
+        "unsolvable: 8 10",
+        "limit reached: 9",
+    ]
 
 
 def test_a_summary_is_of_one_ruleset() -> None:

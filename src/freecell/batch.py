@@ -181,7 +181,8 @@ class DaskBackend:
     :class:`LocalCluster` of N worker processes with one thread each.
 
     When a worker dies, the scheduler gives its chunks to another worker; a chunk that has
-    been on too many dying workers comes back as failures.
+    been on too many dying workers comes back as failures. Every worker of a remote cluster
+    needs this version of freecell installed, since the chunks name its functions.
     """
 
     target_seconds = 2.0

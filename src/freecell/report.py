@@ -101,6 +101,8 @@ class Summary:
                 "length: " + _percentile_text({p: str(n) for p, n in self.length.items()})
                 + f", mean {self.mean_length:.1f} moves not to a foundation"
             )
+        if self.hardest:
+            out.append("hardest: " + ", ".join(f"{r.deal} ({_ms(r.seconds)})" for r in self.hardest[:5]))
         if self.unsolvable:
             out.append("unsolvable: " + _deal_list(self.unsolvable))
         if self.limited:

@@ -88,7 +88,7 @@ class _SpeedColumn(ProgressColumn):
 @click.command("range")
 @click.argument("deals", metavar="START-END")
 @rules_options
-@click.option("--limit", "limit_text", default="10s", show_default=True,
+@click.option("--limit", "limit_text", default="10s,1000MB", show_default=True,
               help="Budget per deal: a time (10s), positions (200k), memory (500MB), or several, comma-separated.")
 @click.option("--jobs", type=int, default=None, help="Worker processes of the local pool [default: one per CPU].")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("census.db"),
