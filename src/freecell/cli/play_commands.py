@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 import threading
 import time
 import webbrowser
@@ -56,11 +58,19 @@ def _open_browser(server: object, url: str) -> None:
     while not getattr(server, "started", False) and time.monotonic() < deadline:
         time.sleep(0.05)
     try:
-        opened = webbrowser.open(url)
+        opened = _has_display() and webbrowser.open(url)
     except webbrowser.Error:
         opened = False
     if not opened:
         click.echo(f"No browser could be opened: visit {url}")
+
+
+def _has_display() -> bool:
+    """False on a Unix without a graphical session, where ``webbrowser`` would start a text
+    browser that cannot run the page, in this terminal. ``$BROWSER`` still wins."""
+    if sys.platform in ("win32", "darwin") or os.environ.get("BROWSER"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 @click.command("stats")
