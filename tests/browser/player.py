@@ -118,5 +118,12 @@ class Player:
         if self.page.locator("#typed").is_visible():
             self.page.keyboard.press("Enter")
 
+    def play(self, moves: list[str]) -> None:
+        """Type ``moves`` one after the other, each counted before the next is typed."""
+        start = int(self.page.locator("#moves").text_content() or "0")
+        for number, move in enumerate(moves, start=start + 1):
+            self.type_move(move)
+            self.expect_moves(number)
+
     def toast(self) -> Locator:
         return self.page.locator("#toast")

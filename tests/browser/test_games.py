@@ -110,9 +110,7 @@ def test_a_whole_game_won_through_the_page(player: Player) -> None:
     moves = split_moves((DATA / "deal617.solution").read_text())
     assert len(moves) > 50
     player.open(rules="standard", deal=617)
-    for number, move in enumerate(moves, start=1):
-        player.type_move(move)
-        player.expect_moves(number)
+    player.play(moves)
     banner = player.page.locator("#banner")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("You won")
@@ -130,6 +128,23 @@ def test_auto_finish_plays_a_trivially_won_end(player: Player) -> None:
     page.get_by_role("button", name="Auto-finish").click()
     expect(page.locator("#banner")).to_contain_text("You won")
     assert player.table()["foundations"] == ["KC", "KD", "KH", "KS"]
+
+
+def test_a_lost_game_says_so_and_offers_a_way_on(player: Player) -> None:
+    # Four kings fill the cells, and only black cards are exposed: nothing can move.
+    cards = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
+    cells = ["KC", "KD", "KH", "KS"]
+    exposed = ["QC", "QS", "JC", "JS", "TC", "TS", "9C", "9S"]
+    rest = [card for card in cards if card not in cells + exposed]
+    columns = [" ".join([*rest[5 * i : 5 * i + 5], exposed[i]]) for i in range(8)]
+    board = f"Foundations: H-0 C-0 D-0 S-0\nFreecells: {' '.join(cells)}\n" + "\n".join(f": {c}" for c in columns)
+    player.open(rules="standard", board=board)
+    banner = player.page.locator("#banner")
+    expect(banner).to_contain_text("lost")
+    for action in ("Undo", "Restart", "New deal"):
+        expect(banner.get_by_role("button", name=action)).to_be_visible()
+    banner.get_by_role("button", name="New deal").click()
+    expect(player.page.locator("#new-dialog")).to_be_visible()
 
 
 def test_the_timer_pauses_and_resumes(player: Player) -> None:

@@ -149,9 +149,7 @@ def test_a_run_is_picked_up_only_when_ordered(player: Player) -> None:
     player.click_card("7 of hearts")
     expect(player.toast()).to_contain_text("ordered run")
     expect(player.page.locator("#table .card.selected")).to_have_count(0)
-    for move in OPENING:
-        player.type_move(move)
-    player.expect_moves(len(OPENING))
+    player.play(OPENING)
     # Column 1 now ends 4S 3D 2C: choosing the 3D takes the 2C with it.
     player.click_card("3 of diamonds")
     expect(player.page.locator("#table .card.selected")).to_have_count(2)
@@ -161,9 +159,7 @@ def test_a_run_is_picked_up_only_when_ordered(player: Player) -> None:
 
 def test_double_click_sends_a_card_home(player: Player) -> None:
     player.open(rules="standard", deal=617)
-    for move in OPENING:
-        player.type_move(move)
-    player.expect_moves(len(OPENING))
+    player.play(OPENING)
     player.click_card("ace of spades", double=True)
     player.expect_moves(len(OPENING) + 1)
     assert player.table()["foundations"][3] == "AS"
@@ -172,9 +168,7 @@ def test_double_click_sends_a_card_home(player: Player) -> None:
 
 def test_in_the_app_preset_one_tap_tries_the_foundation_first(player: Player) -> None:
     player.open(rules="app", deal=617)
-    for move in OPENING:
-        player.type_move(move)
-    player.expect_moves(len(OPENING))
+    player.play(OPENING)
     player.click_card("ace of spades")
     player.expect_moves(len(OPENING) + 1)
     assert player.table()["foundations"][3] == "AS"
@@ -188,9 +182,7 @@ def test_in_the_app_preset_one_tap_tries_the_foundation_first(player: Player) ->
 
 def test_a_card_is_taken_back_from_a_foundation_where_the_rules_allow(player: Player) -> None:
     player.open(rules="cardems", deal=617)
-    for move in [*OPENING, "7h"]:
-        player.type_move(move)
-    player.expect_moves(len(OPENING) + 1)
+    player.play([*OPENING, "7h"])
     player.click_card("ace of spades")
     expect(player.place("free cell d")).to_have_class(TARGET)
     player.place("free cell d").click()
@@ -202,9 +194,7 @@ def test_a_card_is_taken_back_from_a_foundation_where_the_rules_allow(player: Pl
 
 def test_foundation_cards_stay_where_the_rules_say_so(player: Player) -> None:
     player.open(rules="standard", deal=617)
-    for move in [*OPENING, "7h"]:
-        player.type_move(move)
-    player.expect_moves(len(OPENING) + 1)
+    player.play([*OPENING, "7h"])
     player.click_card("ace of spades")
     expect(player.toast()).to_contain_text("foundations")
     expect(player.page.locator("#table .card.selected")).to_have_count(0)

@@ -38,6 +38,8 @@ export function play(root, before, last = [], overrides = new Map()) {
   if (reduced()) {
     return Promise.resolve();
   }
+  // A long series (an auto-finish) plays faster, so it never takes more than a few seconds.
+  const step = Math.min(STEP, 2400 / Math.max(1, last.length));
   const running = [];
   for (const el of root.querySelectorAll(".card[data-key]")) {
     const old = overrides.get(el.dataset.key) ?? before.get(el.dataset.key);
@@ -51,7 +53,7 @@ export function play(root, before, last = [], overrides = new Map()) {
       continue;
     }
     const moved = old.source !== el.dataset.source;
-    const delay = moved ? order(last, old.source, el.dataset.source) * STEP : 0;
+    const delay = moved ? order(last, old.source, el.dataset.source) * step : 0;
     el.classList.add("moving");
     const animation = el.animate(
       [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],

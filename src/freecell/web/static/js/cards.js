@@ -101,13 +101,14 @@ function court(card) {
   const rank = rankOf(card);
   const tint = isRed(card) ? "#fbe7e4" : "#e6eaf2";
   const jewel = isRed(card) ? "#d4a017" : "#c0392b";
-  return `<rect x="42" y="78" width="116" height="176" rx="10" fill="${tint}" stroke="currentColor" stroke-width="3"/>`
-    + `<rect x="49" y="85" width="102" height="162" rx="6" fill="none" stroke="currentColor" stroke-width="1" opacity=".45"/>`
-    + `<path d="${CROWNS[rank]}" fill="${jewel}" stroke="currentColor" stroke-width="3" stroke-linejoin="round"/>`
-    + `<circle cx="100" cy="${rank === "J" ? 103 : 91}" r="4" fill="currentColor"/>`
-    + `<text x="100" y="196" text-anchor="middle" font-family="Georgia, 'Liberation Serif', 'DejaVu Serif', serif" `
-    + `font-weight="700" font-size="78" fill="currentColor">${rank}</text>`
-    + pip(suit, 100, 226, 34);
+  // The frame starts below the strip a fanned column shows, so only the index peeks out.
+  return `<rect x="42" y="86" width="116" height="168" rx="10" fill="${tint}" stroke="currentColor" stroke-width="3"/>`
+    + `<rect x="49" y="93" width="102" height="154" rx="6" fill="none" stroke="currentColor" stroke-width="1" opacity=".45"/>`
+    + `<g transform="translate(0 8)"><path d="${CROWNS[rank]}" fill="${jewel}" stroke="currentColor" stroke-width="3" `
+    + `stroke-linejoin="round"/><circle cx="100" cy="${rank === "J" ? 103 : 91}" r="4" fill="currentColor"/></g>`
+    + `<text x="100" y="200" text-anchor="middle" font-family="Georgia, 'Liberation Serif', 'DejaVu Serif', serif" `
+    + `font-weight="700" font-size="76" fill="currentColor">${rank}</text>`
+    + pip(suit, 100, 229, 32);
 }
 
 function corner(card) {

@@ -60,7 +60,11 @@ export function wirePointer(root, controller) {
         return;
       }
       drag = startGhost(lifted.els);
-      root.setPointerCapture?.(event.pointerId);
+      try {
+        root.setPointerCapture(event.pointerId);
+      } catch {
+        // A pointer the browser no longer tracks: the drag still follows pointermove.
+      }
     }
     drag.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
   });

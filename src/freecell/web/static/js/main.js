@@ -127,11 +127,14 @@ function updateStatus() {
   $("pause").textContent = state.paused ? "▶" : "❚❚";
   $("pause").setAttribute("aria-label", state.paused ? "Resume the timer" : "Pause the timer");
   $("paused-cover").hidden = !state.paused;
-  $("game-code").textContent = state.code ?? "imported position — no game code";
+  $("game-code").textContent = state.code ?? (state.lesson ? "lesson — no game code" : "imported position — no game code");
   $("copy-code").hidden = !state.code;
-  $("deal-label").textContent = `${state.rules.title} · ${state.deal}`;
-  $("undo").disabled = !state.can_undo;
-  $("redo").disabled = !state.can_redo;
+  const replaced = state.abandoned ? " (replaced by a newer game)" : "";
+  $("deal-label").textContent = `${state.rules.title} · ${state.deal}${replaced}`;
+  const over = state.outcome === "won";
+  $("undo").disabled = over || !state.can_undo;
+  $("redo").disabled = over || !state.can_redo;
+  $("hint").disabled = state.outcome !== "playing";
   $("auto-finish").hidden = !triviallyWon();
   showOutcome();
 }
@@ -164,6 +167,7 @@ function showOutcome() {
     $("banner-text").textContent = "No useful move is left: this game is lost.";
     banner.className = "banner lost";
     button("Undo", undo, true);
+    actions.lastElementChild.disabled = !state.can_undo;
     button("Restart", restart);
     button("New deal", newGame);
   }
@@ -195,17 +199,22 @@ async function accept(next, overrides = new Map()) {
 
 // Server actions run one after another, so fast typing never loses a move.
 let queue = Promise.resolve(true);
+let pending = 0;
 function run(action, { quiet = false } = {}) {
+  pending += 1;
   queue = queue.then(async () => {
     try {
       await action();
       return true;
     } catch (error) {
-      if (!quiet) {
+      // In a lesson the explanation shows in the lesson's panel instead.
+      if (!quiet && !state?.lesson) {
         toast(error.message);
       }
       panels.lessonMistake(state, error.message);
       return false;
+    } finally {
+      pending -= 1;
     }
   });
   return queue;
@@ -402,9 +411,15 @@ const keys = {
       toast(`“${buffer}” is not a move on this table.`);
       return "bad";
     }
-    if (read.complete) {
+    // While earlier moves are still on their way, the table may yet change (a column may
+    // empty and take a "v" count), so a move onto a column waits for Enter or a pause.
+    const settled = pending === 0 || placeKind(read.target ?? "h").kind !== "column";
+    if (read.complete && settled) {
       sendMove(buffer);
       return "sent";
+    }
+    if (read.complete) {
+      return "wait";
     }
     return read.waits ? "wait" : "more";
   },

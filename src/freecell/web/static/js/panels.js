@@ -309,7 +309,7 @@ export function setupPanels({ accept, toast, rerender, current }) {
         + `${now.empty_columns} empty column${now.empty_columns === 1 ? "" : "s"}. `
         + "Capacity = (free cells + 1) × 2^(empty columns).";
       $("calc-occupied").textContent = now.formula_occupied;
-      $("calc-empty-target").textContent = now.empty_columns > 0 ? now.formula_empty : `${now.formula_empty} (no empty column now)`;
+      $("calc-empty-target").textContent = now.formula_empty;
       if (!$("calc-form").dataset.touched) {
         $("calc-cells").value = now.empty_cells;
         $("calc-columns").value = now.empty_columns;
@@ -326,7 +326,7 @@ export function setupPanels({ accept, toast, rerender, current }) {
     const columns = Number($("calc-columns").value);
     try {
       const answer = await api.capacity(state.id, cells, columns);
-      $("calc-try-out").textContent = `occupied: ${answer.formula_occupied} · empty: ${answer.formula_empty}`;
+      $("calc-try-out").textContent = `to an occupied column ${answer.formula_occupied} · to an empty one ${answer.formula_empty}`;
     } catch (error) {
       $("calc-try-out").textContent = error.message;
     }

@@ -6,7 +6,7 @@ import { cardBelow, cardLabel, cardSvg, emptyFoundationSvg, SUITS } from "./card
 import { cellChar, columnChar } from "./places.js";
 
 const MIN_CARD = 54;
-const MAX_CARD = 124;
+const MAX_CARD = 136;
 
 function escape(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
