@@ -388,3 +388,34 @@ def test_a_lesson_is_a_game_that_checks_each_step(client: TestClient) -> None:
 def test_the_page_is_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "html" in page.headers["content-type"]
+
+
+@pytest.mark.parametrize("rules", ["strict", "app", "cardems", "double", "eight-off", "bakers-game"])
+def test_replaying_the_log_rebuilds_exactly_the_game_it_wrote(tmp_path: Path, rules: str) -> None:
+    import random
+
+    from freecell.web.hint import hint_move
+
+    chooser = random.Random(rules)
+    with TestClient(create_app(tmp_path / "games.db")) as first:
+        gid = new_game(first, rules=rules, deal=chooser.randint(1, 32000))["id"]
+        games = first.app.state.games  # type: ignore[attr-defined]
+        for _ in range(60):
+            roll = chooser.random()
+            if roll < 0.15:
+                first.post(f"/api/games/{gid}/undo")
+            elif roll < 0.22:
+                first.post(f"/api/games/{gid}/redo")
+            elif roll < 0.24:
+                first.post(f"/api/games/{gid}/pause")
+            else:
+                game = games.get(gid).game
+                legal = game.legal_moves() or []
+                chosen = chooser.choice(legal) if legal and roll < 0.6 else hint_move(game)
+                if chosen is None:
+                    break
+                move(first, gid, game.position.notation(chosen))
+        first.post(f"/api/games/{gid}/pause")
+        before = first.get(f"/api/games/{gid}").json()
+    with TestClient(create_app(tmp_path / "games.db")) as second:
+        assert second.get(f"/api/games/{gid}").json() == before

@@ -144,8 +144,8 @@ def create_app(db_path: Path | None = None) -> FastAPI:
 
     api = APIRouter(prefix="/api", responses=errors(413, 422))
 
-    def state(session_id: str) -> GameState:
-        return games.view(session_id, lambda session: game_state(session, games.now()))
+    def state(session_id: str, *, played: bool = True) -> GameState:
+        return games.view(session_id, lambda session: game_state(session, games.now(), played=played))
 
     @api.get("/rules")
     def list_rules() -> list[RulesEntry]:
@@ -162,7 +162,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
 
     @api.get("/games/{game_id}", responses=errors(404))
     def get_game(game_id: str) -> GameState:
-        return state(game_id)
+        return state(game_id, played=False)
 
     @api.post("/games/{game_id}/moves", responses=errors(400, 404, 409))
     def play(game_id: str, body: MoveRequest) -> GameState:

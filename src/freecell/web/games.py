@@ -180,6 +180,8 @@ class Games:
             }.get(kind, True)
             if changes:  # pausing a paused clock, or resuming a running one, is not logged
                 self._commit(session, [event])
+            else:
+                session.last = ()
             return session
 
     def finish(self, game_id: str) -> Session:

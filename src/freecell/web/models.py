@@ -185,7 +185,9 @@ def _formula(empty_cells: int, value: int) -> str:
     return f"({empty_cells} + 1) × 2^{power} = {value}"
 
 
-def game_state(session: Session, now: float) -> GameState:
+def game_state(session: Session, now: float, *, played: bool = False) -> GameState:
+    """The state of ``session`` at ``now``; ``last`` lists the moves just played only when
+    ``played`` (the answer to the request that played them)."""
     game = session.game
     position, rules = game.position, game.rules
     lesson = None
@@ -225,7 +227,7 @@ def game_state(session: Session, now: float) -> GameState:
         capacity=Capacity(**detail.model_dump(include={"empty_cells", "empty_columns", "to_occupied", "to_empty"})),
         elapsed_seconds=round(session.clock.elapsed(now), 1),
         paused=session.clock.paused,
-        last=list(session.last),
+        last=list(session.last) if played else [],
         lesson=lesson,
         abandoned=session.abandoned,
     )

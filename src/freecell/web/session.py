@@ -171,8 +171,10 @@ class Session:
             self.last = ()
         elif event.kind == "pause":
             clock.pause(event.at)
+            self.last = ()
         elif event.kind == "resume":
             clock.resume(event.at)
+            self.last = ()
         elif event.kind == "abandon":
             clock.stopped_at = event.at
             self.abandoned = True
