@@ -4,6 +4,7 @@ killed run restarted without losing or repeating a deal, and ``freecell range``.
 from __future__ import annotations
 
 import csv
+import multiprocessing
 import os
 import re
 import signal
@@ -23,9 +24,11 @@ from freecell.batch import (
     ChunkResult,
     ChunkSizer,
     Failure,
+    PoolBackend,
     check_record,
     plan_range,
     solve_deal,
+    solve_into,
 )
 from freecell.census import Budget, Census, DealRecord, Verdict
 from freecell.cli import main
@@ -40,6 +43,13 @@ STANDARD = find_rules("standard")
 # and a budget in positions (not seconds) makes every verdict the same on every run.
 ONE_CELL = find_rules("standard", cells=1)
 SMALL = Budget(positions=2000)
+
+
+@pytest.fixture(scope="module")
+def serial() -> list[Verdict]:
+    """Deals 1 to 40 so, solved one by one in this process: what the pool must agree with."""
+    outcomes = [solve_deal(ONE_CELL, n, SMALL) for n in range(1, 41)]
+    return [o.verdict for o in outcomes if isinstance(o, DealRecord)]
 
 
 def stored(db: Path) -> list[DealRecord]:
@@ -124,6 +134,27 @@ def test_chunks_are_sized_from_measured_speed_and_spread_at_the_end() -> None:
     assert sizer.size(remaining=10**6, slots=2) == 200
 
 
+def test_a_pool_worker_killed_mid_run_loses_nothing(tmp_path: Path, serial: list[Verdict]) -> None:
+    killed: list[int] = []
+
+    def kill_a_worker(_settled: int) -> None:
+        if not killed:
+            victim = multiprocessing.active_children()[0]
+            killed.append(victim.pid or 0)
+            os.kill(victim.pid or 0, signal.SIGKILL)
+
+    backend = PoolBackend(2)
+    try:
+        with Census(tmp_path / "c.db") as census:
+            run = solve_into(census, backend, ONE_CELL, SMALL, range(1, 41), progress=kill_a_worker)
+    finally:
+        backend.close()
+    assert killed and killed[0] not in [child.pid for child in multiprocessing.active_children()]
+    assert run.failures == [] and run.stored == 40
+    records = assert_complete_and_sound(tmp_path / "c.db", "standard", 1, 1, 40)
+    assert [r.verdict for r in records] == serial
+
+
 def test_parse_limit_and_range() -> None:
     assert parse_limit("10s") == Budget(seconds=10.0)
     assert parse_limit("500ms, 2m, 2GB") == Budget(0.5, 2_000_000, 2048)
@@ -137,15 +168,14 @@ def test_parse_limit_and_range() -> None:
         parse_range("1..5")
 
 
-def test_range_on_the_pool_stores_every_verdict_and_retries_the_limited(tmp_path: Path) -> None:
+def test_range_on_the_pool_stores_every_verdict_and_retries_the_limited(tmp_path: Path, serial: list[Verdict]) -> None:
     db, table = tmp_path / "census.db", tmp_path / "deals.csv"
     runner = CliRunner()
     args = ["range", "1-40", "--cells", "1", "--limit", "2000", "--jobs", "2", "--db", str(db)]
     result = runner.invoke(main, [*args, "--csv", str(table)])
     assert result.exit_code == 4, result.output  # some deals reach so small a limit
     records = assert_complete_and_sound(db, "standard", 1, 1, 40)
-    serial = [solve_deal(ONE_CELL, n, SMALL) for n in range(1, 41)]
-    assert [r.verdict for r in records] == [s.verdict for s in serial if isinstance(s, DealRecord)]
+    assert [r.verdict for r in records] == serial
     assert {r.verdict for r in records} == set(Verdict)
     counts = {v: sum(r.verdict is v for r in records) for v in Verdict}
     assert (f"40 deals, {counts[Verdict.SOLVED]} solved, {counts[Verdict.UNSOLVABLE]} unsolvable, "
@@ -217,7 +247,7 @@ def stored_count(db: Path) -> int:
 
 def test_a_killed_run_restarts_where_it_stopped(tmp_path: Path) -> None:
     db = tmp_path / "census.db"
-    command = [sys.executable, "-m", "freecell", "range", "1-300", "--cells", "1", "--limit", "2000",
+    command = [sys.executable, "-m", "freecell", "range", "1-160", "--cells", "1", "--limit", "2000",
                "--jobs", "2", "--db", str(db)]
     run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + 120
@@ -227,13 +257,13 @@ def test_a_killed_run_restarts_where_it_stopped(tmp_path: Path) -> None:
     run.communicate()
     assert run.returncode == -signal.SIGKILL
     at_kill = stored_count(db)
-    assert 10 <= at_kill < 300, "the run must be killed in the middle"
+    assert 10 <= at_kill < 160, "the run must be killed in the middle"
 
     restart = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert f"{at_kill} already stored, {300 - at_kill} to solve" in restart.stderr
+    assert f"{at_kill} already stored, {160 - at_kill} to solve" in restart.stderr
     assert restart.returncode == 4, restart.stderr  # some deals reach so small a limit
-    records = assert_complete_and_sound(db, "standard", 1, 1, 300)
-    expected = {n: solve_deal(ONE_CELL, n, SMALL) for n in (1, 2, 5, 150, 299, 300)}
+    records = assert_complete_and_sound(db, "standard", 1, 1, 160)
+    expected = {n: solve_deal(ONE_CELL, n, SMALL) for n in (1, 2, 5, 12, 159, 160)}
     assert {r.deal: r.verdict for r in records if r.deal in expected} == {
         n: e.verdict for n, e in expected.items() if isinstance(e, DealRecord)
     }

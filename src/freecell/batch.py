@@ -17,6 +17,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, Protocol
@@ -140,37 +141,51 @@ def _ignore_interrupts() -> None:
 
 
 class PoolBackend:
-    """A local pool of ``jobs`` worker processes."""
+    """A local pool of ``jobs`` worker processes.
+
+    A worker that dies (killed, out of memory) breaks the whole pool: a new pool is
+    started and every chunk that was in flight is sent again, up to :attr:`attempts`
+    times, after which its deals come back as failures.
+    """
 
     target_seconds = 0.5
     largest_chunk = 200
+    attempts = 3
 
     def __init__(self, jobs: int) -> None:
         if jobs < 1:
             raise ValueError(f"--jobs must be at least 1, not {jobs}")
         self._jobs = jobs
+        self._pool = self._start()
+        self._generation = 0
+        # Each future's chunk, the pool generation it was sent to, and its attempt.
+        self._in_flight: dict[Future[ChunkResult], tuple[Chunk, int, int]] = {}
+
+    def _start(self) -> ProcessPoolExecutor:
         # spawn, not fork: the parent runs threads (the progress display, SQLite).
-        self._pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"), initializer=_ignore_interrupts)
-        self._pending: set[Future[ChunkResult]] = set()
-        self._chunks: dict[Future[ChunkResult], Chunk] = {}
+        return ProcessPoolExecutor(self._jobs, mp_context=get_context("spawn"), initializer=_ignore_interrupts)
 
     def slots(self) -> int:
         return self._jobs
 
-    def submit(self, chunk: Chunk) -> None:
-        future = self._pool.submit(solve_chunk, chunk)
-        self._pending.add(future)
-        self._chunks[future] = chunk
+    def submit(self, chunk: Chunk, attempt: int = 1) -> None:
+        self._in_flight[self._pool.submit(solve_chunk, chunk)] = (chunk, self._generation, attempt)
 
     def next_result(self) -> ChunkResult:
-        done, _ = wait(self._pending, return_when=FIRST_COMPLETED)
-        future = done.pop()
-        self._pending.discard(future)
-        chunk = self._chunks.pop(future)
-        try:
-            return future.result()
-        except Exception as error:  # a worker process died (killed, out of memory)
-            return _failed(chunk, error)
+        while True:
+            done, _ = wait(self._in_flight, return_when=FIRST_COMPLETED)
+            future = done.pop()
+            chunk, generation, attempt = self._in_flight.pop(future)
+            try:
+                return future.result()
+            except BrokenProcessPool as error:
+                if attempt >= self.attempts:
+                    return _failed(chunk, error)
+                if generation == self._generation:
+                    self._pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = self._start()
+                    self._generation += 1
+                self.submit(chunk, attempt + 1)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
