@@ -189,6 +189,12 @@ def test_a_card_is_taken_back_from_a_foundation_where_the_rules_allow(player: Pl
     player.expect_moves(len(OPENING) + 2)
     assert player.table()["cells"][3] == "AS"
     assert player.table()["foundations"][3] is None
+    # Home again, then dragged back from the foundation onto the 2D of column 7.
+    player.type_move("dh")
+    player.expect_moves(len(OPENING) + 3)
+    player.drag(player.card("ace of spades"), player.card("2 of diamonds"))
+    player.expect_moves(len(OPENING) + 4)
+    assert player.column("7")[-2:] == ["2D", "AS"]
     player.expect_matches_server()
 
 
@@ -206,3 +212,23 @@ def test_hint_highlights_a_move(player: Player) -> None:
     expect(player.toast()).to_have_text(re.compile(r"\w"))
     expect(player.page.locator("#table .card.hint-source")).to_have_count(1)
     assert player.page.locator("#table .hint-target").count() >= 1
+
+
+def test_a_run_over_capacity_is_refused_with_the_capacity(player: Player) -> None:
+    # Every cell is full and no column is empty, so only one card moves at a time; column 1
+    # ends with the run 9H 8S, which would fit on the TS of column 2.
+    cards = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
+    cells = ["KC", "KD", "KH", "KS"]
+    rest = [card for card in cards if card not in [*cells, "9H", "8S", "TS"]]
+    columns = [[*rest[:4], "9H", "8S"], [*rest[4:9], "TS"]] + [rest[i : i + 7] for i in range(9, len(rest), 7)]
+    board = f"Foundations: H-0 C-0 D-0 S-0\nFreecells: {' '.join(cells)}\n" + "\n".join(
+        ": " + " ".join(column) for column in columns
+    )
+    player.open(rules="standard", board=board)
+    player.click_card("9 of hearts")
+    expect(player.page.locator("#table .card.selected")).to_have_count(2)
+    expect(player.page.locator("#table .target")).to_have_count(0)
+    player.heading("2").click()
+    expect(player.toast()).to_contain_text("capacity is 1")
+    player.expect_moves(0)
+    assert player.column("1")[-2:] == ["9H", "8S"]

@@ -22,10 +22,11 @@ export function placeKind(place) {
 
 /**
  * The notation the page sends for `count` cards from `source` to `target`. The count is
- * written whenever the target is a column, so the server plays exactly what was chosen.
+ * written whenever cards leave a column or cell for a column, so the server plays exactly
+ * what was chosen (a take-back, "hs3", is always one card and takes no count).
  */
 export function moveText(source, target, count) {
-  if (placeKind(target).kind === "column") {
+  if (placeKind(target).kind === "column" && !source.startsWith("h")) {
     return `${source}${target}v${count.toString(16)}`;
   }
   return `${source}${target}`;
