@@ -197,6 +197,22 @@ def test_strict_steps_use_only_the_relays_they_need() -> None:
     assert {s.target for s in steps} <= {Place.cell(2), Place.cell(3), Place.column(1), Place.column(2)}
 
 
+def test_strict_steps_into_an_empty_column_do_not_use_it_as_a_relay() -> None:
+    rules = find_rules("strict")
+    # one free cell, columns 2 and 3 empty: 4 cards may go to column 2, relaying through column 3
+    board = "Freecells: KC KD KH -\n: 9H 8S 7H 6S\n:\n:\n: 2D\n: 2C\n: 3D\n: 3C\n: 4D\n"
+    position = _board(board, rules)
+    assert position.capacity(rules, to_empty_column=True) == 4
+    move = position.parse_move("12v4", rules)
+    steps = position.single_card_steps(move, rules)
+    assert [position.notation(s) for s in steps[:3]] == ["1d", "13", "d3"]
+    for step in steps:
+        position = position.apply(step, rules)
+    assert position.columns[:3] == ((), _cards("9H 8S 7H 6S"), ())
+    with pytest.raises(IllegalMoveError, match="the capacity is 4"):
+        _board(board.replace("9H", "TS 9H"), rules).single_card_steps(Move(Place.column(0), Place.column(1), 5), rules)
+
+
 def test_strict_refuses_a_run_over_capacity() -> None:
     rules = find_rules("strict")
     position = _board(RUN_BOARD, rules)
