@@ -315,7 +315,9 @@ def test_exports(client: TestClient) -> None:
     gid = new_game(client)["id"]
     move(client, gid, "7a")
     new_game(client)
-    assert client.get("/api/stats.json").json() == client.get("/api/stats").json()
+    exported = client.get("/api/stats.json")
+    assert exported.json() == client.get("/api/stats").json()
+    assert exported.headers["content-disposition"] == 'attachment; filename="freecell-stats.json"'
     csv = client.get("/api/stats.csv")
     assert csv.headers["content-type"].startswith("text/csv")
     assert "attachment" in csv.headers["content-disposition"]

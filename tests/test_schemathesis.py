@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import (
     content_type_conformance,
+    negative_data_rejection,
     not_a_server_error,
     response_schema_conformance,
     status_code_conformance,
@@ -22,7 +23,10 @@ from schemathesis.checks import (
 
 from freecell.web.app import create_app
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+CHECKS = [
+    not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+    negative_data_rejection,
+]
 
 
 @pytest.fixture

@@ -249,8 +249,9 @@ def create_app(db_path: Path | None = None) -> FastAPI:
         return store.stats()
 
     @api.get("/stats.json")
-    def stats_json() -> list[PresetStats]:
+    def stats_json(response: Response) -> list[PresetStats]:
         """The statistics as a JSON file to save."""
+        response.headers["Content-Disposition"] = 'attachment; filename="freecell-stats.json"'
         return stats()
 
     @api.get(
