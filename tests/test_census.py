@@ -97,3 +97,12 @@ def test_a_file_that_is_not_a_census_is_refused(tmp_path: Path) -> None:
 def test_budget_reads_as_text() -> None:
     assert str(Budget(10.0, 200000, 512)) == "10s, 200000 positions, 512MB"
     assert str(Budget()) == "no limit"
+
+
+def test_records_can_be_read_without_their_solutions(tmp_path: Path) -> None:
+    with Census(tmp_path / "c.db") as census:
+        census.store([record(1), record(2, Verdict.UNSOLVABLE)])
+        light = list(census.records(solutions=False))
+    assert [(r.deal, r.verdict, r.length, r.moves, r.solution) for r in light] == [
+        (1, Verdict.SOLVED, 3, 4, ()), (2, Verdict.UNSOLVABLE, None, None, ())
+    ]

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -75,7 +76,9 @@ class Budget:
 @dataclass(frozen=True, slots=True)
 class DealRecord:
     """One deal's stored result. ``solution`` holds every move in standard notation
-    (empty unless solved); ``length`` counts the moves that do not go to a foundation."""
+    (empty unless solved, or when read without solutions); ``length`` counts the moves that
+    do not go to a foundation and ``moves`` all of them (taken from the solution when it is
+    given)."""
 
     rules: str
     cells: int
@@ -87,10 +90,11 @@ class DealRecord:
     seconds: float
     solution: tuple[str, ...] = ()
     budget: Budget = Budget()
+    moves: int | None = None
 
-    @property
-    def moves(self) -> int | None:
-        return len(self.solution) if self.verdict is Verdict.SOLVED else None
+    def __post_init__(self) -> None:
+        if self.solution:
+            object.__setattr__(self, "moves", len(self.solution))
 
 
 _COLUMNS = (
@@ -179,11 +183,17 @@ class Census:
         return {deal: Verdict(verdict) for deal, verdict in cursor}
 
     def records(
-        self, *, rules: str | None = None, cells: int | None = None, first: int | None = None, last: int | None = None
+        self, *, rules: str | None = None, cells: int | None = None, first: int | None = None, last: int | None = None,
+        solutions: bool = True,
     ) -> Iterator[DealRecord]:
-        """The stored records in order of rules, cells and deal, optionally filtered."""
+        """The stored records in order of rules, cells and deal, optionally filtered.
+
+        With ``solutions=False`` the moves are left out (``solution`` is empty), which keeps
+        a summary of millions of deals in memory.
+        """
         where, params = _filters(rules=rules, cells=cells, first=first, last=last)
-        cursor = self._db.execute(f"SELECT {_COLUMNS} FROM results{where} ORDER BY rules, cells, deal", params)
+        columns = _COLUMNS if solutions else _COLUMNS.replace("solution", "NULL")
+        cursor = self._db.execute(f"SELECT {columns} FROM results{where} ORDER BY rules, cells, deal", params)
         for row in cursor:
             yield _record(row)
 
@@ -219,11 +229,15 @@ def _row(record: DealRecord) -> Sequence[object]:
     )
 
 
+_budget = lru_cache(maxsize=256)(Budget)  # a census has few budgets and many rows
+
+
 def _record(row: tuple[Any, ...]) -> DealRecord:
-    rules, cells, deal, verdict, length, _moves, expanded, generated, seconds, solution = row[:10]
+    rules, cells, deal, verdict, length, moves, expanded, generated, seconds, solution = row[:10]
     return DealRecord(
         rules=rules, cells=cells, deal=deal, verdict=Verdict(verdict), length=length,
         expanded=expanded, generated=generated, seconds=seconds,
         solution=tuple(solution.split()) if solution else (),
-        budget=Budget(*row[10:]),
+        budget=_budget(*row[10:]),
+        moves=moves,
     )

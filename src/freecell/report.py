@@ -167,18 +167,14 @@ def _blank(value: int | None) -> str | int:
     return "" if value is None else value
 
 
-def write_json(records: Sequence[DealRecord], out: TextIO) -> None:
-    """The summaries and every deal's result as one JSON document."""
-    document = {
-        "summaries": [s.as_json() for s in summaries(records)],
-        "deals": [
-            {"rules": r.rules, "cells": r.cells, "deal": r.deal, "verdict": r.verdict.value, "length": r.length,
-             "moves": list(r.solution), "expanded": r.expanded, "generated": r.generated, "seconds": r.seconds}
-            for r in records
-        ],
-    }
-    json.dump(document, out, indent=1)
-    out.write("\n")
+def write_json(found: Sequence[Summary], records: Iterable[DealRecord], out: TextIO) -> None:
+    """The summaries and every deal's result as one JSON document, written deal by deal."""
+    out.write('{"summaries": ' + json.dumps([s.as_json() for s in found], indent=1) + ',\n"deals": [')
+    for index, r in enumerate(records):
+        deal = {"rules": r.rules, "cells": r.cells, "deal": r.deal, "verdict": r.verdict.value, "length": r.length,
+                "moves": list(r.solution), "expanded": r.expanded, "generated": r.generated, "seconds": r.seconds}
+        out.write(("\n" if index == 0 else ",\n") + json.dumps(deal))
+    out.write("\n]}\n")
 
 
 def plots(records: Sequence[DealRecord]) -> dict[str, bytes]:

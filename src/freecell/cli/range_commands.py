@@ -7,6 +7,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -131,14 +132,15 @@ def range_command(
             plan = f"{count - len(todo)} already stored, {len(todo)} to solve"
         click.echo(f"deals {first}-{last} ({rules.name}, {rules.cells} cells): {plan}, limit {budget}", err=True)
         run = _solve(census, rules, budget, todo, jobs=jobs, scheduler=scheduler) if todo else RangeRun()
-        records = list(census.records(rules=rules.name, cells=rules.cells, first=first, last=last))
+        select = partial(census.records, rules=rules.name, cells=rules.cells, first=first, last=last)
+        records = list(select(solutions=False))
         for failure in run.failures:
             click.echo(f"freecell: deal {failure.deal} not decided: {failure.message}", err=True)
         if records:
             for line in Summary.of(records).lines():
                 click.echo(line)
         if csv_path is not None:
-            _write(csv_path, lambda out: write_csv(records, out))
+            _write(csv_path, lambda out: write_csv(select(), out))
     if run.failures or len(records) < count:
         sys.exit(EXIT_FAILED)
     if any(not r.verdict.decided for r in records):
@@ -206,22 +208,28 @@ def report_command(
         fail(f"{db_path}: no such census store")
     rules = resolve_rules(rules_name, cells)
     with _open(db_path) as census:
-        records = list(census.records() if all_rules else census.records(rules=rules.name, cells=rules.cells))
-    if not records:
-        fail(f"{db_path} holds no results" + ("" if all_rules else f" for {rules.name} with {rules.cells} cells"))
-    for summary in summaries(records):
-        for line in summary.lines():
-            click.echo(line)
-    if html_path is not None:
-        try:
-            write_report(records, html_path, title=f"FreeCell census: {db_path.name}")
-        except OSError as error:
-            fail(f"cannot write {html_path}: {error.strerror}")
-        click.echo(f"wrote {html_path}", err=True)
-    if csv_path is not None:
-        _write(csv_path, lambda out: write_csv(records, out))
-    if json_path is not None:
-        _write(json_path, lambda out: write_json(records, out))
+        if all_rules:
+            select = census.records
+        else:
+            select = partial(census.records, rules=rules.name, cells=rules.cells)
+        records = list(select(solutions=False))
+        if not records:
+            fail(f"{db_path} holds no results" + ("" if all_rules else f" for {rules.name} with {rules.cells} cells"))
+        found = summaries(records)
+        for summary in found:
+            for line in summary.lines():
+                click.echo(line)
+        if html_path is not None:
+            try:
+                write_report(records, html_path, title=f"FreeCell census: {db_path.name}")
+            except OSError as error:
+                fail(f"cannot write {html_path}: {error.strerror}")
+            click.echo(f"wrote {html_path}", err=True)
+        # The exports read the solutions row by row rather than hold millions in memory.
+        if csv_path is not None:
+            _write(csv_path, lambda out: write_csv(select(), out))
+        if json_path is not None:
+            _write(json_path, lambda out: write_json(found, select(), out))
 
 
 commands = [range_command, report_command]
