@@ -217,6 +217,7 @@ def test_range_exits_0_when_every_deal_is_decided(tmp_path: Path) -> None:
         (["1-5", "--jobs", "0"], "--jobs must be at least 1"),
         (["1-5", "--rules", "klondike"], "no ruleset is called 'klondike'"),
         (["1-5", "--scheduler", "local:many"], "local:N needs a number of workers"),
+        (["1-5", "--scheduler", "local:2", "--jobs", "2"], "--jobs sizes the local pool"),
     ],
 )
 def test_bad_input_is_refused_clearly(tmp_path: Path, args: list[str], message: str) -> None:

@@ -119,6 +119,8 @@ def range_command(
         fail(str(error))
     if jobs is not None and jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
+    if jobs is not None and scheduler:
+        fail("--jobs sizes the local pool; with --scheduler the cluster's workers do the work")
     census = _open(db_path)
     with census:
         try:
