@@ -383,6 +383,9 @@ def test_a_lesson_is_a_game_that_checks_each_step(client: TestClient) -> None:
     client.post(f"/api/games/{gid}/redo")
     done = move(client, gid, "3h")
     assert done["lesson"]["done"] and done["outcome"] == "won" and done["lesson"]["text"].startswith("Done")
+    assert move(client, gid, "1h", 409)["detail"].startswith("the game is won")
+    back = client.post(f"/api/games/{gid}/undo").json()  # a done lesson may still go back a step
+    assert back["lesson"]["step"] == 5 and not back["lesson"]["done"] and back["outcome"] == "playing"
     assert client.get("/api/stats").json()[0]["played"] == 0  # lessons are not counted
     assert client.post("/api/lessons/juggling").status_code == 404
 

@@ -141,8 +141,8 @@ class Games:
                 if replaced is not None:
                     self._abandon(replaced, record.created, writer)
             self._sessions[record.id] = session
-            if replaced is not None:
-                replaced.apply(Event("abandon", record.created))
+            if replaced is not None:  # rebuilt from its log, abandon included, if it is asked for
+                del self._sessions[replaced.id]
         return session
 
     def _replaced(self, at: float) -> Session | None:

@@ -131,7 +131,8 @@ class Session:
         error for a move that is malformed, illegal or not what the lesson asks."""
         if self.abandoned:
             raise GameOverError("this game was replaced by a new deal: open the current game")
-        if event.kind in ("move", "undo", "redo"):
+        lesson_undo = event.kind == "undo" and self.lesson is not None  # a done lesson may go back a step
+        if event.kind in ("move", "undo", "redo") and not lesson_undo:
             self.check_playable()
         if event.kind == "move":
             assert event.move is not None
