@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from freecell.cards import Card, is_red, parse_card
 from freecell.position import Move, Place, Position
-from freecell.rules import Rules, find_rules
+from freecell.rules import Rules, SequenceMoves, find_rules
 
 STANDARD = find_rules("standard")
 
@@ -139,10 +141,6 @@ def test_kings_only_empty_columns_are_no_relay_and_take_only_a_king_headed_run()
 
 
 def test_unlimited_sequence_moves_have_no_capacity_limit() -> None:
-    import dataclasses
-
-    from freecell.rules import SequenceMoves
-
     rules = dataclasses.replace(STANDARD, sequence_moves=SequenceMoves.UNLIMITED)
     position = _table(0, 0, target=None)
     assert position.max_movable(0, 1, rules) == 13
