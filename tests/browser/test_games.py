@@ -9,7 +9,7 @@ from player import Player
 from playwright.sync_api import expect
 
 from freecell import Deal, find_rules
-from freecell.lessons import find_lesson
+from freecell.lessons import LESSONS, find_lesson
 from freecell.notation import split_moves
 
 DATA = Path(__file__).parent / "data"
@@ -104,6 +104,9 @@ def test_a_lesson_is_completed_and_a_mistake_explained(player: Player) -> None:
         position = position.apply(move, lesson.rules)
     expect(page.locator("#lesson-text")).to_have_text(lesson.done)
     expect(page.locator("#lesson-feedback")).to_contain_text("lesson complete")
+    page.get_by_role("button", name="Next lesson").click()
+    following = LESSONS[[entry.id for entry in LESSONS].index(lesson.id) + 1]
+    expect(page.locator("#lesson-title")).to_contain_text(following.title)
 
 
 def test_a_whole_game_won_through_the_page(player: Player) -> None:

@@ -146,7 +146,8 @@ export function cardSvg(card) {
 
 /** The faint mark of an empty foundation: its suit symbol. */
 export function emptyFoundationSvg(suit) {
-  const colour = SUITS[suit].red ? "#ffc9c2" : "#e8f2ea";
+  // Opaque tints: a translucent red over green felt turns brown.
+  const colour = SUITS[suit].red ? "#d9827f" : "#5fa57a";
   return `<svg viewBox="0 0 ${W} ${H}" class="mark" aria-hidden="true" focusable="false" style="color:${colour}">`
-    + `<g fill="currentColor" opacity=".4">${pip(suit, 100, 140, 104)}</g></svg>`;
+    + `<g fill="currentColor" opacity=".8">${pip(suit, 100, 140, 104)}</g></svg>`;
 }

@@ -264,6 +264,15 @@ export function setupPanels({ accept, toast, rerender, current }) {
     $("lesson-title").textContent = `Lesson: ${lesson.title ?? ""}${steps}`;
     $("lesson-text").textContent = lesson.text;
     panel.classList.toggle("done", Boolean(lesson.done));
+    $("lesson-next").hidden = true;
+    if (lesson.done) {
+      loadLessons().then((list) => {
+        const index = list.findIndex((l) => l.id === lesson.id);
+        const next = list[index + 1];
+        $("lesson-next").hidden = !next;
+        $("lesson-next").dataset.lesson = next?.id ?? "";
+      }).catch(() => {});
+    }
     if (lesson.done) {
       $("lesson-feedback").textContent = "Well done: lesson complete!";
       $("lesson-feedback").className = "feedback good";
@@ -280,6 +289,11 @@ export function setupPanels({ accept, toast, rerender, current }) {
     }
   }
 
+  $("lesson-next").addEventListener("click", () => {
+    if ($("lesson-next").dataset.lesson) {
+      startLesson($("lesson-next").dataset.lesson);
+    }
+  });
   $("lesson-restart").addEventListener("click", () => {
     const lesson = current()?.lesson;
     if (lesson) {
