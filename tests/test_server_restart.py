@@ -74,3 +74,17 @@ def test_a_killed_server_restarts_with_the_game_where_it_was(tmp_path: Path) -> 
         assert redone["moves"] == len(MOVES) and redone["last"] == ["8h"] and redone["score"] == 25
     finally:
         kill(server)
+
+
+def test_play_says_so_when_the_port_is_taken(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from freecell.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["play", "--no-browser", "--port", str(port), "--db", str(tmp_path / "g.db")])
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
