@@ -111,3 +111,28 @@ def test_check_cards_counts_the_foundations_too() -> None:
         parse_board("Foundations: S-2\n: 2S\n", STANDARD, partial=True)
     eight_off = Deal(find_rules("eight-off"), 617).position()
     check_cards(eight_off, find_rules("eight-off"))
+
+
+# A board as fc-solve prints it (``fc-solve -s -i -p -t``): empty cells are blanks in a
+# layout of four characters per cell, and lines may end in a space.
+FC_SOLVE_PRINTED = "Foundations: H-2 C-0 D-0 S-0 \n" + """\
+Freecells:          2S  KC
+: AD 7S QC 5H QS TS KS QH JS
+: 2D AS 3D 4D 2C JH TC 4H KH
+: 3S AC 9D 3C 9H 5D 4S
+: 5C QD 3H 9S 9C
+: 5S 6D 6S 8S 7C JC
+: 7D TD TH KD 4C
+: 8C 8H 8D 7H 6H 6C
+: JD
+"""
+
+
+def test_boards_as_fc_solve_prints_them_keep_each_cell_in_its_place() -> None:
+    position = parse_board(FC_SOLVE_PRINTED)
+    assert position.cells == (None, None, parse_card("2S"), parse_card("KC"))
+    assert position.foundations == (0, 0, 2, 0)
+    assert parse_board(format_board(position)) == position
+    full = parse_board(FC_SOLVE_PRINTED.replace("Freecells:          2S  KC", "Freecells:  2S  4H  KC  KD")
+                       .replace("TC 4H KH", "TC KH").replace("KD 4C", "4C"))
+    assert [card_name(card) for card in full.cells if card is not None] == ["2S", "4H", "KC", "KD"]

@@ -103,3 +103,20 @@ def test_eight_off_agrees_with_fc_solve(number: int) -> None:
     solution = _fc_solve(start.to_text(), "--game", "eight_off")
     moves = [move.replace("k", "i") for move in split_moves(solution)]
     assert replay(start, rules, moves).is_won()
+
+
+@needs_fc_solve
+def test_every_board_fc_solve_prints_reads_here_with_its_cells_in_place() -> None:
+    assert FC_SOLVE is not None
+    board = Deal(find_rules("standard"), 617).position().to_text()
+    printed = subprocess.run(
+        [FC_SOLVE, "-l", "lg", "-s", "-i", "-p", "-t", "-mi", "150"], input=board, capture_output=True, text=True,
+        env=QUIET, check=False, timeout=120,
+    ).stdout
+    blocks = [block for block in printed.split("\n\n") if block.startswith("Foundations:")]
+    assert len(blocks) > 100
+    for block in blocks:
+        position = Position.from_text(block)  # a full, valid board
+        cells_line = next(line for line in block.splitlines() if line.startswith("Freecells:"))
+        laid_out = "".join(f"{card_name(c):>4}" if c is not None else "    " for c in position.cells)
+        assert cells_line.rstrip() == ("Freecells:" + laid_out).rstrip()

@@ -8,7 +8,8 @@
     : 2D KC KS 5C TD 8S 9C
     ...
 
-The ``Foundations:`` and ``Freecells:`` lines are optional (empty when absent). Each
+The ``Foundations:`` and ``Freecells:`` lines are optional (empty when absent); an empty
+cell is ``-``, or a blank in fc-solve's own layout of four characters per cell. Each
 other line is one column, listed from the card dealt first (the deepest) to the exposed
 card; a leading ``:`` is allowed, and a line holding only ``:`` is an empty column.
 A foundation names a suit and the rank of its top card (``0`` or ``-`` when empty).
@@ -93,7 +94,20 @@ def _card(token: str, line: int) -> Card:
 
 
 def _parse_cells(rest: str, line: int) -> list[Card | None]:
-    return [None if token in _EMPTY_CELL else _card(token, line) for token in rest.split()]
+    """The cells of a ``Freecells:`` line. Empty cells are written ``-``, or, as fc-solve
+    prints its boards, as blanks in a layout of four characters per cell."""
+    tokens = rest.split()
+    if not any(token in _EMPTY_CELL for token in tokens) and _is_fixed_width(rest):
+        slots = [rest[i : i + 4].strip() for i in range(0, len(rest), 4)]
+        return [_card(slot, line) if slot else None for slot in slots]
+    return [None if token in _EMPTY_CELL else _card(token, line) for token in tokens]
+
+
+def _is_fixed_width(rest: str) -> bool:
+    if len(rest) % 4:
+        return False
+    slots = [rest[i : i + 4] for i in range(0, len(rest), 4)]
+    return all(slot.isspace() or (slot[0] == " " and " " not in slot.strip()) for slot in slots)
 
 
 def _parse_foundations(rest: str, rules: Rules, line: int) -> list[int]:
