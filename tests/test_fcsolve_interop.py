@@ -120,3 +120,13 @@ def test_every_board_fc_solve_prints_reads_here_with_its_cells_in_place() -> Non
         cells_line = next(line for line in block.splitlines() if line.startswith("Freecells:"))
         laid_out = "".join(f"{card_name(c):>4}" if c is not None else "    " for c in position.cells)
         assert cells_line.rstrip() == ("Freecells:" + laid_out).rstrip()
+
+
+@needs_fc_solve
+@pytest.mark.parametrize("number", [2, 3])
+def test_the_app_with_two_cells_agrees_with_fc_solve(number: int) -> None:
+    """With 2 cells the capacity counts only those two: fc-solve's runs fit it."""
+    rules = find_rules("app", cells=2)
+    start = Deal(rules, number).position()
+    solution = _fc_solve(start.to_text(), "--freecells-num", "2", "-mi", "300000")
+    assert replay(start, rules, split_moves(solution)).is_won()
