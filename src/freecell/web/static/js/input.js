@@ -139,9 +139,11 @@ function flyBack(drag) {
 export function wireKeyboard(keys) {
   let buffer = "";
   let timer = null;
+  let waiting = false;
 
   const reset = () => {
     buffer = "";
+    waiting = false;
     clearTimeout(timer);
     keys.show(buffer);
   };
@@ -196,28 +198,35 @@ export function wireKeyboard(keys) {
       return;
     }
     const lower = key.toLowerCase();
-    if (buffer === "") {
-      const command = { u: keys.undo, r: keys.redo, "?": keys.hint, n: keys.newGame }[lower];
-      if (command) {
-        event.preventDefault();
-        command();
-        return;
+    const command = { u: keys.undo, r: keys.redo, "?": keys.hint, n: keys.newGame }[lower];
+    if (command && (buffer === "" || waiting)) {
+      event.preventDefault();
+      if (waiting) {
+        clearTimeout(timer);
+        submit();
       }
+      command();
+      return;
     }
     if (!/^[0-9a-pv]$/.test(lower)) {
       return;
     }
     event.preventDefault();
     clearTimeout(timer);
+    // A move waiting only for an optional "v" count is finished by any other key.
+    const continues = lower === "v" || (buffer.includes("v") && /^[0-9a-f]$/.test(lower));
+    if (waiting && !continues) {
+      submit();
+    }
+    waiting = false;
     buffer += lower;
     const answer = keys.typed(buffer);
-    if (answer === "sent") {
-      reset();
-    } else if (answer === "bad") {
+    if (answer === "sent" || answer === "bad") {
       reset();
     } else {
       keys.show(buffer);
       if (answer === "wait") {
+        waiting = true;
         timer = setTimeout(submit, 900);
       }
     }

@@ -12,14 +12,20 @@ function escape(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Card width, gap and padding for a frame `width` pixels wide. */
-export function measure(state, width) {
+/**
+ * Card width, gap and padding for a frame `width` pixels wide with `height` pixels below
+ * its top edge: the widest cards such that the top row and a column of thirteen cards,
+ * fanned at ease, fit in that height.
+ */
+export function measure(state, width, height = Infinity) {
   const columns = state.columns.length;
   const top = state.cells.length + state.foundations.length + (state.cells.length ? 0.5 : 0);
   const units = Math.max(columns, top);
   const gap = width < 760 ? 6 : width < 1200 ? 10 : 16;
   const pad = width < 760 ? 8 : 20;
-  const cardW = Math.max(MIN_CARD, Math.min(MAX_CARD, Math.floor((width - 2 * pad - (units - 1) * gap) / units)));
+  const byWidth = Math.floor((width - 2 * pad - (units - 1) * gap) / units);
+  const byHeight = Math.floor((height - 2 * pad - 60) / (2 + 12 * 0.27) / 1.4);
+  const cardW = Math.max(MIN_CARD, Math.min(MAX_CARD, byWidth, byHeight));
   return { cardW, cardH: Math.round(cardW * 1.4), gap, pad };
 }
 
@@ -103,8 +109,8 @@ function offsets(state, cardH, available) {
 
 /** Render `state` into `root` (the table element inside the scrolling frame). */
 export function renderTable(root, state, frame) {
-  const size = measure(state, frame.clientWidth);
   const frameTop = frame.getBoundingClientRect().top + window.scrollY;
+  const size = measure(state, frame.clientWidth, window.innerHeight - frameTop);
   const chrome = size.cardH + 2 * size.pad + 40;
   const available = Math.max(size.cardH * 3, window.innerHeight - frameTop - chrome - 16);
   size.offsets = offsets(state, size.cardH, available);
