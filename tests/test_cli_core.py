@@ -17,7 +17,7 @@ from freecell.position import Position
 from freecell.rules import PRESETS, find_rules
 
 DATA = Path(__file__).parent / "data"
-SOLUTIONS = sorted((DATA / "solutions").glob("fcsolve-*.txt"))
+SOLUTIONS = sorted((DATA / "solutions").glob("fcsolve-*.txt"))  # Microsoft deals, standard rules
 
 
 def _run(*args: str, stdin: str | None = None) -> Result:
@@ -117,6 +117,14 @@ def test_a_solution_replays_under_any_preset_that_allows_its_moves(rules: str) -
     for path in SOLUTIONS:
         result = _run("replay", _deal_number(path), str(path), "--rules", rules)
         assert result.exit_code == 0, (path.name, result.output)
+
+
+def test_an_fc_solve_double_deck_solution_replays_under_double() -> None:
+    """fc-solve --decks-num 2 --stacks-num 10 --freecells-num 6, on our double deal 3; it
+    writes the tenth column as 10."""
+    result = _run("replay", "3", str(DATA / "solutions" / "double-fcsolve-3.txt"), "--rules", "double")
+    assert result.exit_code == 0, result.output
+    assert result.output.endswith("all 104 cards home\n")
 
 
 def test_replay_reads_standard_input_and_a_game_code() -> None:

@@ -130,3 +130,15 @@ def test_the_app_with_two_cells_agrees_with_fc_solve(number: int) -> None:
     start = Deal(rules, number).position()
     solution = _fc_solve(start.to_text(), "--freecells-num", "2", "-mi", "300000")
     assert replay(start, rules, split_moves(solution)).is_won()
+
+
+@needs_fc_solve
+@pytest.mark.parametrize("number", [2, 4])
+def test_double_agrees_with_fc_solve(number: int) -> None:
+    """Our double deal read by fc-solve with two decks, ten columns and six cells; its
+    solution (tenth column written 10) replays under our rules."""
+    rules = find_rules("double")
+    start = Deal(rules, number).position()
+    options = ("--decks-num", "2", "--stacks-num", "10", "--freecells-num", "6", "-mi", "400000")
+    solution = _fc_solve(start.to_text(), *options)
+    assert replay(start, rules, split_moves(solution)).is_won()

@@ -114,6 +114,19 @@ def test_double_column_ten_is_0() -> None:
     assert format_move(Move(Place.column(0), Place.column(9)), position) == "10"
 
 
+def test_fc_solve_spelling_of_column_ten_is_read_too() -> None:
+    rules = find_rules("double")
+    position = _board(": 5H\n:\n:\n: 7C\n:\n:\n:\n:\n:\n: 6S\n", rules)
+    assert parse_move("101", position, rules) == Move(Place.column(9), Place.column(0))
+    assert parse_move("410", position, rules) == Move(Place.column(3), Place.column(9))
+    assert parse_move("10c", position, rules) == Move(Place.column(9), Place.cell(2))
+    assert parse_move("10", position, rules) == Move(Place.column(0), Place.column(9))  # ours: 1 to 10
+    assert format_move(Move(Place.column(9), Place.column(0)), position) == "01"
+    standard = find_rules("standard")
+    with pytest.raises(IllegalMoveError, match="there is no column 10"):
+        parse_move("101", _board(": 5H\n", standard), standard)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

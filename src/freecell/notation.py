@@ -3,7 +3,7 @@
 A move is two characters, source then target:
 
 * columns are digits counted from 1: ``1`` … ``9``, and ``0`` for the tenth column
-  (Double FreeCell);
+  (Double FreeCell); ``10``, as ``fc-solve`` writes it, is read too (``410``, ``10c``);
 * cells are letters from ``a``, skipping ``h``: ``a b c d e f g i`` (Eight Off's eighth
   cell is ``i``), because ``h`` always means the foundation;
 * ``h`` is the foundation of the moving card's suit.
@@ -51,9 +51,12 @@ class MoveText:
     suit: int | None = None
 
 
+# "10" is fc-solve's spelling of the tenth column; no canonical move is read differently
+# with it, because a move that names two single places is never longer than two characters
+# before its count.
 _MOVE_RE: Final = re.compile(
-    r"^(?:(?P<takeback>h)(?P<suit>[cdhs])|(?P<source>[0-9a-gi-p]))"
-    r"(?P<target>[0-9a-p])(?:v(?P<count>[0-9a-f]+))?$"
+    r"^(?:(?P<takeback>h)(?P<suit>[cdhs])|(?P<source>10|[0-9a-gi-p]))"
+    r"(?P<target>10|[0-9a-p])(?:v(?P<count>[0-9a-f]+))?$"
 )
 
 
@@ -84,8 +87,8 @@ def parse_move_text(text: str) -> MoveText:
 
 
 def _place(char: str, position: Position, text: str) -> Place:
-    if char in COLUMN_CHARS:
-        index = COLUMN_CHARS.index(char)
+    if char in COLUMN_CHARS or char == "10":
+        index = 9 if char == "10" else COLUMN_CHARS.index(char)
         if index >= len(position.columns):
             raise IllegalMoveError(f"illegal move {text!r}: there is no column {index + 1}")
         return Place.column(index)
