@@ -91,8 +91,13 @@ class Player:
 
     # --- acting -----------------------------------------------------------------------
 
+    def settle(self) -> None:
+        """Wait until no card is sliding to its place (a person aims at a card at rest)."""
+        self.page.wait_for_function("!document.querySelector('#table .card.moving')")
+
     def click_card(self, label: str, *, double: bool = False) -> None:
         """Click a card on its visible corner (cards below it in a column cover the rest)."""
+        self.settle()
         target = self.card(label)
         if double:
             target.dblclick(position={"x": 10, "y": 8})
@@ -101,6 +106,7 @@ class Player:
 
     def drag(self, source: Locator, target: Locator) -> None:
         """Drag with the mouse from a card's corner to the middle of ``target``."""
+        self.settle()
         start = source.bounding_box()
         end = target.bounding_box()
         assert start is not None and end is not None
