@@ -232,3 +232,15 @@ def test_a_run_over_capacity_is_refused_with_the_capacity(player: Player) -> Non
     expect(player.toast()).to_contain_text("capacity is 1")
     player.expect_moves(0)
     assert player.column("1")[-2:] == ["9H", "8S"]
+
+
+def test_a_focused_card_and_place_are_chosen_with_enter(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    player.card("jack of clubs").focus()
+    player.page.keyboard.press("Enter")
+    expect(player.card("jack of clubs")).to_have_class(SELECTED)
+    player.heading("8").focus()
+    player.page.keyboard.press("Enter")
+    player.expect_moves(1)
+    assert player.column("8")[-1] == "JC"
+    expect(player.page.locator("#announce")).to_have_text("Played 58. 1 move so far.")

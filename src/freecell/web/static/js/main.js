@@ -95,11 +95,37 @@ function decorate() {
   }
 }
 
+/** A selector that finds again, after a render, the table element that had the focus. */
+function focusSelector(el) {
+  if (!el || !tableEl.contains(el)) {
+    return null;
+  }
+  if (el.dataset.key) {
+    return `.card[data-key="${el.dataset.key}"]`;
+  }
+  const kind = el.classList.contains("heading") ? ".heading" : ".slot";
+  const suit = el.dataset.suit ? `[data-suit="${el.dataset.suit}"]` : "";
+  return el.dataset.place ? `${kind}[data-place="${el.dataset.place}"]${suit}` : null;
+}
+
 function render() {
+  const focused = focusSelector(document.activeElement);
   renderTable(tableEl, state, frame);
   decorate();
   panels.update(state);
   updateStatus();
+  // Keyboard users keep their place: the card or place they were on keeps the focus.
+  if (focused) {
+    tableEl.querySelector(focused)?.focus({ preventScroll: true });
+  }
+}
+
+function announce(next) {
+  const moves = next.last ?? [];
+  if (moves.length) {
+    const count = `${next.moves} move${next.moves === 1 ? "" : "s"}`;
+    $("announce").textContent = `Played ${moves.join(", ")}. ${count} so far.`;
+  }
 }
 
 function formatTime(seconds) {
@@ -185,6 +211,7 @@ async function accept(next, overrides = new Map()) {
   targets = [];
   hint = null;
   render();
+  announce(next);
   if (sameGame) {
     // Not awaited: the next move may start while this one is still sliding.
     play(tableEl, before, next.last ?? [], overrides);
