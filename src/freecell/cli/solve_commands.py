@@ -1,0 +1,127 @@
+"""``freecell solve``: solve a deal, a game code or a board, and print the moves."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import click
+
+from freecell.cli.options import fail, read_board, resolve_deal, resolve_rules, rules_options
+from freecell.position import Position
+from freecell.rules import Rules
+from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
+
+EXIT_STATUS = {SolveStatus.SOLVED: 0, SolveStatus.UNSOLVABLE: 3, SolveStatus.LIMIT_REACHED: 4}
+MOVES_PER_LINE = 10
+
+_LIMIT_PART = re.compile(r"^(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>s|sec|secs|seconds|ms|m|min|mb|gb|k|positions)?$")
+
+
+def parse_limit(text: str) -> SearchLimit:
+    """Read a budget: ``10s``, ``500ms``, ``2m``, ``200000`` or ``200k`` positions,
+    ``500MB`` or ``1GB``; several joined by commas (``10s,500MB``).
+
+    Raises ``ValueError`` naming the part that is not understood.
+    """
+    seconds: float | None = None
+    positions: int | None = None
+    memory: int | None = None
+    for part in text.lower().split(","):
+        match = _LIMIT_PART.match(part.strip())
+        if match is None:
+            raise ValueError(f"not a limit: {part.strip()!r} (write 10s, 200000 positions or 500MB)")
+        number, unit = float(match["number"]), match["unit"]
+        if unit in ("s", "sec", "secs", "seconds"):
+            seconds = number
+        elif unit == "ms":
+            seconds = number / 1000
+        elif unit in ("m", "min"):
+            seconds = number * 60
+        elif unit in ("mb", "gb"):
+            memory = round(number * (1000 if unit == "gb" else 1))
+        else:
+            positions = round(number * (1000 if unit == "k" else 1))
+    return SearchLimit(seconds=seconds, positions=positions, memory_mb=memory)
+
+
+def _start(target: str | None, code: str | None, rules: Rules) -> tuple[Position, Rules, str]:
+    """The position to solve, its rules and how to name it: a deal number (all digits),
+    ``-`` for a board on standard input, or a board file."""
+    if code is not None or (target is not None and target.isdigit()):
+        deal = resolve_deal(int(target) if target else None, code, rules)
+        return deal.position(), deal.rules, str(deal)
+    if target is None:
+        fail("name a deal number, a board file (or - for standard input), or a game code with --code")
+        raise AssertionError  # unreachable: fail() exits
+    return read_board(target, rules), rules, "the board" if target == "-" else target
+
+
+def _print_moves(moves: tuple[str, ...]) -> None:
+    for first in range(0, len(moves), MOVES_PER_LINE):
+        click.echo(" ".join(moves[first : first + MOVES_PER_LINE]))
+
+
+def _report(result: SolveResult, name: str) -> str:
+    if result.status is SolveStatus.UNSOLVABLE:
+        return f"{name} cannot be won: every reachable position was searched ({result.expanded:,} positions)"
+    return f"{name}: the limit was reached after {result.expanded:,} positions and {result.seconds:.2f} s, undecided"
+
+
+@click.command("solve")
+@click.argument("target", required=False)
+@rules_options
+@click.option("--code", default=None, help="Solve the deal of this game code.")
+@click.option("--json", "as_json", is_flag=True, help="Print the moves and the statistics as JSON.")
+@click.option("--short", is_flag=True, help="Spend more effort to find a shorter solution.")
+@click.option(
+    "--limit", "limit_text", default=None, help="Budget: 10s, 200000 (positions), 500MB, or several: 10s,500MB."
+)
+def solve_command(
+    target: str | None,
+    rules_name: str,
+    cells: int | None,
+    code: str | None,
+    as_json: bool,
+    short: bool,
+    limit_text: str | None,
+) -> None:
+    """Solve TARGET: a Microsoft deal number, a board file in Freecell Solver's format,
+    or - to read the board from standard input.
+
+    Standard output holds only the moves, in standard notation. Exit status: 0 solved,
+    3 proven unsolvable, 4 limit reached, 2 bad input.
+    """
+    rules = resolve_rules(rules_name, cells)
+    limit = None
+    if limit_text is not None:
+        try:
+            limit = parse_limit(limit_text)
+        except ValueError as error:
+            fail(str(error))
+    position, rules, name = _start(target, code, rules)
+    result = solve(position, rules, limit=limit, short=short)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "status": result.status.value,
+                    "rules": rules.name,
+                    "cells": rules.cells,
+                    "moves": list(result.moves),
+                    "non_foundation_moves": result.non_foundation_moves,
+                    "expanded": result.expanded,
+                    "generated": result.generated,
+                    "seconds": round(result.seconds, 6),
+                }
+            )
+        )
+    elif result.solved:
+        _print_moves(result.moves)
+    if not result.solved:
+        click.echo(f"freecell: {_report(result, name)}", err=True)
+    sys.exit(EXIT_STATUS[result.status])
+
+
+commands = [solve_command]

@@ -1,0 +1,385 @@
+"""The search problem: the solver's own compact view of a table, its moves and its goal.
+
+The public :class:`~freecell.position.Position` is made for people and for checking
+rules one move at a time. The search needs something cheaper, so a state here is a
+tuple ``(columns, cells, foundations)``: each column is ``bytes`` of cards (deepest
+first), the cells are the ``bytes`` of the cards they hold, sorted (cells are
+interchangeable), and the foundations are the ``bytes`` of the pile heights.
+
+A step is ``(source, target, count)``: a column is its index, a cell is
+:data:`CELL` + the card it holds (as a source) or just :data:`CELL` (any empty cell, as a
+target), and a foundation is :data:`HOME` + the suit (as a source) or :data:`HOME` (as a
+target). :mod:`freecell.solver.transcript` turns steps back into public moves.
+
+Two problems share this module:
+
+* the *fast* one moves a run as one step (within the capacity), only into the first
+  empty column, and sends every safe card home after each step;
+* the *complete* one lists every legal single-card move (and take-backs where the rules
+  allow them). Its reachable states are those of the game itself, so when its search
+  runs out of states no win exists. Its only reductions are sound: the canonical key,
+  and sending home a card that nothing in play could ever be placed on (not at all
+  under take-back rules, where a card taken back could be).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from freecell.position import Position
+from freecell.rules import Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
+
+CELL: Final = 64
+HOME: Final = 128
+UNLIMITED: Final = 10_000
+
+Columns = tuple[bytes, ...]
+State = tuple[Columns, bytes, bytes]
+Step = tuple[int, int, int]
+Steps = tuple[Step, ...]
+Successor = tuple[bytes, State, Steps]
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What each feature of a table costs the heuristic (lower is closer to a win).
+
+    Empty cells and columns are valued strongly: they are what makes every later move
+    possible. ``disorder`` counts the cards lying on a lower card of their column (each
+    must move before that card can go home); ``off_run`` the cards above the ordered run
+    at the exposed end; ``depth`` how deep the lowest card of each column lies; ``next``
+    how deep the next card each foundation needs lies.
+    """
+
+    in_play: int = 10
+    disorder: int = 12
+    off_run: int = 2
+    depth: int = 2
+    cell: int = 14
+    empty_column: int = 40
+    next: int = 6
+
+
+class RunLengths(dict[bytes, int]):
+    """The length of the ordered run at the exposed end of each column seen so far."""
+
+    def __init__(self, follows: bytes) -> None:
+        super().__init__()
+        self.follows = follows
+
+    def __missing__(self, column: bytes) -> int:
+        follows = self.follows
+        n = len(column)
+        run = 1 if n else 0
+        while run < n and follows[column[n - run - 1] * 52 + column[n - run]]:
+            run += 1
+        self[column] = run
+        return run
+
+
+class ColumnValues(dict[bytes, int]):
+    """Each column's share of the heuristic, computed once per distinct column and
+    shared by every state that holds it."""
+
+    def __init__(self, runs: RunLengths, weights: Weights) -> None:
+        super().__init__()
+        self.runs = runs
+        self.weights = weights
+
+    def __missing__(self, column: bytes) -> int:
+        n = len(column)
+        weights = self.weights
+        if not n:
+            self[column] = -weights.empty_column
+            return -weights.empty_column
+        # A card lying on a lower card must move before that card can go home.
+        disorder = 0
+        lowest = 99
+        depth = 0
+        for index, card in enumerate(column):
+            rank = card >> 2
+            if rank > lowest:
+                disorder += 1
+            else:
+                lowest = rank
+                depth = n - 1 - index
+        value = (
+            weights.in_play * n
+            + weights.disorder * disorder
+            + weights.off_run * (n - self.runs[column])
+            + weights.depth * depth
+        )
+        self[column] = value
+        return value
+
+
+class FreeCellProblem:
+    """Moves, goal and heuristic over compact states under ``rules``.
+
+    ``complete`` lists every legal single-card move (see the module docstring);
+    otherwise runs move as one step and only the moves a player would consider are
+    listed. ``auto`` sends safe cards home after each step (never used for a complete
+    search under take-back rules, where it would not be sound).
+    """
+
+    def __init__(self, rules: Rules, *, complete: bool, weights: Weights = Weights()) -> None:
+        self.rules = rules
+        self.weights = weights
+        self.cell_weight = weights.in_play + weights.cell
+        self.complete = complete
+        self.takes_back = rules.takes_back
+        self.auto = not (complete and rules.takes_back)
+        self.back_to_cell = rules.foundation_return is FoundationReturn.TO_TABLEAU_OR_CELL
+        self.cell_count = rules.cells
+        self.pile_count = rules.foundation_count
+        self.kings_only = rules.empty_columns is EmptyColumns.KINGS_ONLY
+        self.unlimited = rules.sequence_moves is SequenceMoves.UNLIMITED
+        self.moves_runs = not complete or self.unlimited
+        same_suit = rules.building is Building.SAME_SUIT
+        follows = bytearray(52 * 52)
+        children: list[tuple[int, ...]] = []
+        for onto in range(52):
+            fitting = []
+            for card in range(52):
+                if (onto >> 2) != (card >> 2) + 1:
+                    continue
+                if (same_suit and card & 3 == onto & 3) or (
+                    not same_suit and (card & 3 in (1, 2)) != (onto & 3 in (1, 2))
+                ):
+                    follows[onto * 52 + card] = 1
+                    fitting.append(card)
+            children.append(tuple(fitting))
+        self.follows = bytes(follows)
+        self.children = tuple(children)
+        self.runs = RunLengths(self.follows)
+        self.values = ColumnValues(self.runs, weights)
+        # The piles that must reach a card's rank - 1 before it may go home safely:
+        # those holding every card that could be placed on it.
+        safe_needs: list[tuple[int, ...]] = []
+        for card in range(52):
+            suit = card & 3
+            if same_suit:
+                needs = tuple(p for p in range(suit, self.pile_count, 4))
+            else:
+                red = suit in (1, 2)
+                needs = tuple(p for p in range(self.pile_count) if ((p & 3) in (1, 2)) != red)
+            safe_needs.append(needs)
+        self.safe_needs = tuple(safe_needs)
+        self.homeward: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
+
+    # --- states --------------------------------------------------------------------
+
+    def initial(self, position: Position) -> tuple[State, list[Step]]:
+        """The state of ``position``, after the safe cards have gone home, and the
+        steps that sent them."""
+        columns = tuple(bytes(column) for column in position.columns)
+        cells = bytes(sorted(card for card in position.cells if card is not None))
+        foundations = bytes(position.foundations)
+        steps: list[Step] = []
+        if self.auto:
+            columns, cells, foundations = self._close(columns, cells, foundations, -1, steps)
+        return (columns, cells, foundations), steps
+
+    @staticmethod
+    def key(state: State) -> bytes:
+        """The canonical key: the order of columns and cells does not matter, and the
+        cards in play decide the foundations."""
+        return b"\xff".join(sorted(state[0])) + b"\xfe" + state[1]
+
+    @staticmethod
+    def is_goal(state: State) -> bool:
+        """No card left in play (for a full deck, every card home)."""
+        return not state[1] and not any(state[0])
+
+    def heuristic(self, state: State) -> int:
+        columns, cells, foundations = state
+        # How deep the next card each foundation needs lies in its column.
+        table = b"\xff".join(columns) + b"\xff"
+        depth = 0
+        for pile, height in enumerate(foundations):
+            if height < 13:
+                where = table.find((height << 2) | (pile & 3))
+                if where >= 0:
+                    depth += table.find(255, where) - where - 1
+        return sum(map(self.values.__getitem__, columns)) + self.cell_weight * len(cells) + self.weights.next * depth
+
+    # --- moves ---------------------------------------------------------------------
+
+    def _home_pile(self, card: int, foundations: bytes) -> int:
+        rank = card >> 2
+        for pile in range(card & 3, self.pile_count, 4):
+            if foundations[pile] == rank:
+                return pile
+        return -1
+
+    def _homeward(self, foundations: bytes) -> tuple[frozenset[int], frozenset[int]]:
+        """The cards that may go home now, and those among them that may go safely."""
+        known = self.homeward.get(foundations)
+        if known is None:
+            ready = {(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13}
+            safe = {
+                card for card in ready
+                if all(foundations[pile] >= card >> 2 for pile in self.safe_needs[card])
+            } if self.auto else set()
+            known = self.homeward[foundations] = (frozenset(ready), frozenset(safe))
+        return known
+
+    def _close(self, columns: Columns, cells: bytes, foundations: bytes, exposed: int, steps: list[Step]) -> State:
+        """Send safe cards home until none is left. Only the column ``exposed`` can hold
+        a newly safe card unless the foundations have changed (-1: look everywhere)."""
+        while True:
+            safe = self._homeward(foundations)[1]
+            if not safe:
+                return columns, cells, foundations
+            found_one = False
+            for index in (range(len(columns)) if exposed < 0 else (exposed,)):
+                column = columns[index]
+                if column and column[-1] in safe:
+                    card = column[-1]
+                    columns = columns[:index] + (column[:-1],) + columns[index + 1 :]
+                    foundations = _bump(foundations, self._home_pile(card, foundations), 1)
+                    steps.append((index, HOME, 1))
+                    found_one = True
+                    break
+            if not found_one and exposed < 0:
+                for card in cells:
+                    if card in safe:
+                        position = cells.index(card)
+                        cells = cells[:position] + cells[position + 1 :]
+                        foundations = _bump(foundations, self._home_pile(card, foundations), 1)
+                        steps.append((CELL + card, HOME, 1))
+                        found_one = True
+                        break
+            if not found_one:
+                return columns, cells, foundations
+            exposed = -1
+
+    def apply(self, state: State, step: Step) -> tuple[State, Steps]:
+        """The state after ``step`` (trusted to be legal), with the safe cards sent
+        home after it; also the steps taken, ``step`` first."""
+        columns, cells, foundations = state
+        source, target, count = step
+        listed = list(columns)
+        if source < CELL:
+            column = listed[source]
+            moving = column[-count:]
+            listed[source] = column[:-count]
+        elif source < HOME:
+            moving = bytes((source - CELL,))
+            cells = cells.replace(moving, b"", 1)
+        else:
+            pile = self._top_pile(source - HOME, foundations)
+            moving = bytes(((foundations[pile] - 1) * 4 + source - HOME,))
+            foundations = _bump(foundations, pile, -1)
+        if target < CELL:
+            listed[target] += moving
+        elif target == CELL:
+            cells = bytes(sorted(cells + moving))
+        else:
+            foundations = _bump(foundations, self._home_pile(moving[0], foundations), 1)
+        columns = tuple(listed)
+        if self.auto:
+            safe = self._homeward(foundations)[1]
+            if safe:
+                if target == HOME:
+                    exposed = -1
+                elif source < CELL and listed[source] and listed[source][-1] in safe:
+                    exposed = source
+                else:
+                    return (columns, cells, foundations), (step,)
+                steps = [step]
+                columns, cells, foundations = self._close(columns, cells, foundations, exposed, steps)
+                return (columns, cells, foundations), tuple(steps)
+        return (columns, cells, foundations), (step,)
+
+    def _top_pile(self, suit: int, foundations: bytes) -> int:
+        piles = range(suit, self.pile_count, 4)
+        return max(piles, key=foundations.__getitem__)
+
+    def successors(self, state: State) -> list[Successor]:
+        """Every child of ``state`` with its key and the steps that lead to it."""
+        columns, cells, foundations = state
+        runs = self.runs
+        free = self.cell_count - len(cells)
+        empty = [i for i, column in enumerate(columns) if not column]
+        first_empty = empty[0] if empty else -1
+        relays = 0 if self.kings_only else len(empty)
+        if self.unlimited:
+            to_occupied = to_empty = UNLIMITED
+        elif self.moves_runs:
+            to_occupied = (free + 1) << relays
+            to_empty = (free + 1) << max(relays - 1, 0)
+        else:
+            to_occupied = to_empty = 1
+        children = self.children
+        ready = self._homeward(foundations)[0]
+        wanted: dict[int, list[int]] = {}
+        for j, column in enumerate(columns):
+            if column:
+                for card in children[column[-1]]:
+                    if card in wanted:
+                        wanted[card].append(j)
+                    else:
+                        wanted[card] = [j]
+        steps: list[Step] = []
+        for i, column in enumerate(columns):
+            if not column:
+                continue
+            top = column[-1]
+            if top in ready:
+                steps.append((i, HOME, 1))
+            run = runs[column]
+            height = len(column)
+            for count in range(1, min(run, to_occupied) + 1):
+                targets = wanted.get(column[-count])
+                if targets:
+                    steps.extend((i, j, count) for j in targets)
+            if first_empty >= 0:
+                for count in range(1, min(run, to_empty) + 1):
+                    if count == height:
+                        break  # a whole column into an empty one changes nothing
+                    if self.kings_only and column[-count] >> 2 != 12:
+                        continue
+                    steps.append((i, first_empty, count))
+            if free:
+                steps.append((i, CELL, 1))
+        for card in set(cells):
+            source = CELL + card
+            if card in ready:
+                steps.append((source, HOME, 1))
+            for j in wanted.get(card, ()):
+                steps.append((source, j, 1))
+            if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
+                steps.append((source, first_empty, 1))
+        if self.takes_back and self.complete:
+            self._take_backs(foundations, wanted, first_empty, free, steps)
+        key = self.key
+        result: list[Successor] = []
+        for step in steps:
+            child, taken = self.apply(state, step)
+            result.append((key(child), child, taken))
+        return result
+
+    def _take_backs(
+        self, foundations: bytes, wanted: dict[int, list[int]], first_empty: int, free: int, steps: list[Step]
+    ) -> None:
+        for suit in range(4):
+            pile = self._top_pile(suit, foundations)
+            if not foundations[pile]:
+                continue
+            card = (foundations[pile] - 1) * 4 + suit
+            source = HOME + suit
+            for j in wanted.get(card, ()):
+                steps.append((source, j, 1))
+            if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
+                steps.append((source, first_empty, 1))
+            if free and self.back_to_cell:
+                steps.append((source, CELL, 1))
+
+
+def _bump(foundations: bytes, pile: int, by: int) -> bytes:
+    return foundations[:pile] + bytes((foundations[pile] + by,)) + foundations[pile + 1 :]
+
+
+def is_non_foundation(step: Step) -> bool:
+    return step[1] != HOME

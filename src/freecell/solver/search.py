@@ -1,0 +1,196 @@
+"""One best-first search over any problem, its budget, and the wrapper that counts.
+
+The problem is kept apart from the algorithm (see :class:`Problem`): the search only
+asks for a state's successors, its key, whether it is the goal and how far it looks
+from it. Strategies are the core with a priority: greedy best-first ranks by the
+heuristic alone, weighted A* adds the path's cost.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final, Generic, Protocol, TypeVar
+
+S = TypeVar("S")
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+# What one remembered position costs, on average, in the seen table and the frontier
+# (measured with tracemalloc on Microsoft deals; see bench/solver.py --memory).
+BYTES_PER_POSITION: Final = 700
+_CHECK_EVERY: Final = 64
+
+
+class Problem(Protocol[S, T_co]):
+    """What a search needs to know about a problem. ``T`` is what leads from a state
+    to a successor (here, a tuple of steps)."""
+
+    def key(self, state: S) -> bytes: ...
+
+    def is_goal(self, state: S) -> bool: ...
+
+    def heuristic(self, state: S) -> int: ...
+
+    def successors(self, state: S) -> Sequence[tuple[bytes, S, T_co]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLimit:
+    """A budget: wall-clock seconds, positions expanded, and memory for the positions
+    remembered (an estimate). None means no bound on that count."""
+
+    seconds: float | None = None
+    positions: int | None = None
+    memory_mb: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("seconds", "positions", "memory_mb"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"a search limit's {name} must be positive, not {value}")
+
+
+class Budget:
+    """A :class:`SearchLimit` being spent, shared by the successive searches of one solve."""
+
+    def __init__(self, limit: SearchLimit) -> None:
+        self.limit = limit
+        self.started = time.perf_counter()
+        self.expanded = 0
+        self.deadline = None if limit.seconds is None else self.started + limit.seconds
+        self.max_stored = None if limit.memory_mb is None else limit.memory_mb * 1_000_000 // BYTES_PER_POSITION
+
+    def exhausted(self, stored: int) -> bool:
+        """Whether the budget is spent, now that ``stored`` positions are remembered."""
+        limit = self.limit
+        if limit.positions is not None and self.expanded >= limit.positions:
+            return True
+        if self.max_stored is not None and stored >= self.max_stored:
+            return True
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def positions_left(self) -> int | None:
+        if self.limit.positions is None:
+            return None
+        return max(self.limit.positions - self.expanded, 0)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+
+class InstrumentedProblem(Generic[S, T]):
+    """A problem that counts the positions expanded and generated through it."""
+
+    def __init__(self, problem: Problem[S, T]) -> None:
+        self.problem = problem
+        self.expanded = 0
+        self.generated = 0
+
+    def key(self, state: S) -> bytes:
+        return self.problem.key(state)
+
+    def is_goal(self, state: S) -> bool:
+        return self.problem.is_goal(state)
+
+    def heuristic(self, state: S) -> int:
+        return self.problem.heuristic(state)
+
+    def successors(self, state: S) -> Sequence[tuple[bytes, S, T]]:
+        found = self.problem.successors(state)
+        self.expanded += 1
+        self.generated += len(found)
+        return found
+
+
+class Outcome(Enum):
+    FOUND = "found"
+    EXHAUSTED = "exhausted"
+    LIMIT = "limit"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRun(Generic[T]):
+    """How a search ended, and the path to the goal when one was found."""
+
+    outcome: Outcome
+    path: tuple[T, ...] = ()
+
+
+Priority = Callable[[int, int], int]
+
+
+def best_first(
+    problem: Problem[S, T],
+    start: S,
+    budget: Budget,
+    *,
+    priority: Priority,
+    cost: Callable[[T], int],
+    cap: int | None = None,
+) -> SearchRun[T]:
+    """Expand the state of lowest ``priority(h, g)`` first, each canonical key once.
+
+    ``g`` is the sum of ``cost`` over the path. A goal is recognised when generated.
+    ``cap`` stops this search after that many expansions (reported as LIMIT) while
+    leaving the rest of ``budget`` to whoever called it. EXHAUSTED means every state
+    reachable from ``start`` was expanded without reaching the goal.
+    """
+    start_key = problem.key(start)
+    came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
+    if problem.is_goal(start):
+        return SearchRun(Outcome.FOUND)
+    frontier: list[tuple[int, int, int, bytes, S]] = [(priority(problem.heuristic(start), 0), 0, 0, start_key, start)]
+    tie = 0
+    expanded = 0
+    stop_at = budget.positions_left()
+    if cap is not None:
+        stop_at = cap if stop_at is None else min(stop_at, cap)
+    heappush = heapq.heappush
+    heappop = heapq.heappop
+    heuristic = problem.heuristic
+    is_goal = problem.is_goal
+    while frontier:
+        if expanded == stop_at or (expanded % _CHECK_EVERY == 0 and budget.exhausted(len(came_from))):
+            return SearchRun(Outcome.LIMIT)
+        _, _, g, key, state = heappop(frontier)
+        expanded += 1
+        budget.expanded += 1
+        for child_key, child, via in problem.successors(state):
+            if child_key in came_from:
+                continue
+            came_from[child_key] = (key, via)
+            if is_goal(child):
+                return SearchRun(Outcome.FOUND, _path(came_from, child_key))
+            child_g = g + cost(via)
+            tie -= 1  # among equals, the newest first: the search dives
+            heappush(frontier, (priority(heuristic(child), child_g), tie, child_g, child_key, child))
+    return SearchRun(Outcome.EXHAUSTED)
+
+
+def _path(came_from: dict[bytes, tuple[bytes, T] | None], key: bytes) -> tuple[T, ...]:
+    path: list[T] = []
+    link = came_from[key]
+    while link is not None:
+        key, via = link
+        path.append(via)
+        link = came_from[key]
+    path.reverse()
+    return tuple(path)
+
+
+def greedy(h: int, g: int) -> int:
+    """Greedy best-first: the heuristic alone."""
+    return h
+
+
+def weighted(weight: int) -> Priority:
+    """Weighted A*: the heuristic plus ``weight`` times the path's cost."""
+
+    def priority(h: int, g: int) -> int:
+        return h + weight * g
+
+    return priority

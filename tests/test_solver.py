@@ -1,0 +1,254 @@
+"""The solver: every solution is replayed by the rules engine, every verdict is checked.
+
+Small positions are checked against a brute-force search over the public rules engine
+(``Position.legal_moves``), which shares no code with the solver's own move generator.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from freecell import Deal, find_rules
+from freecell.game import replay
+from freecell.notation import parse_move
+from freecell.position import Position
+from freecell.rules import Rules
+from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal
+
+DATA = Path(__file__).parent / "data" / "solver"
+
+
+def in_play(position: Position) -> int:
+    return sum(len(column) for column in position.columns) + sum(card is not None for card in position.cells)
+
+
+def assert_wins(start: Position, rules: Rules, moves: tuple[str, ...]) -> None:
+    end = replay(start, rules, moves)
+    assert in_play(end) == 0, end.to_text()
+
+
+def winnable(start: Position, rules: Rules, most: int = 200_000) -> bool:
+    """Brute force over the public rules engine: is a table with no card in play reachable?"""
+    seen = {start.key()}
+    frontier = [start]
+    while frontier:
+        position = frontier.pop()
+        if in_play(position) == 0:
+            return True
+        for move in position.legal_moves(rules):
+            following = position.apply_unchecked(move)
+            key = following.key()
+            if key not in seen:
+                seen.add(key)
+                frontier.append(following)
+        assert len(seen) < most, "the brute force grew too large for a test"
+    return False
+
+
+# --- full deals under every preset ----------------------------------------------------------
+
+PRESET_DEALS = [
+    ("standard", None, 1),
+    ("standard", None, 3),
+    ("standard", 2, 7),
+    ("strict", None, 2),
+    ("supermove", None, 7),
+    ("bakers-game", None, 7),
+    ("eight-off", None, 2),
+    ("double", None, 6),
+    ("app", 4, 3),
+    ("app", 2, 2),
+    ("app", 1, 7),
+    ("cardems", None, 8),
+]
+
+
+@pytest.mark.parametrize(("name", "cells", "number"), PRESET_DEALS)
+def test_deals_under_every_preset_are_solved_and_replay_to_a_win(name: str, cells: int | None, number: int) -> None:
+    rules = find_rules(name, cells=cells)
+    deal = Deal(rules, number)
+    result = solve_deal(deal, limit=SearchLimit(seconds=60))
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(deal.position(), rules, result.moves)
+    home = sum(1 for move in result.moves if len(move) == 2 and move[1] == "h")
+    assert home >= rules.card_count  # every foundation move is written out
+    assert result.non_foundation_moves == len(result.moves) - home
+    assert result.expanded > 0 and result.generated >= result.expanded
+
+
+def test_strict_solutions_move_one_card_at_a_time() -> None:
+    rules = find_rules("strict")
+    start = Deal(rules, 5).position()
+    result = solve(start, rules)
+    assert result.status is SolveStatus.SOLVED
+    position = start
+    for text in result.moves:
+        move = parse_move(text, position, rules)
+        assert move.count == 1, text
+        position = position.apply(move, rules)
+    assert in_play(position) == 0
+
+
+def test_short_solutions_are_no_longer_and_still_win() -> None:
+    rules = find_rules("standard")
+    deal = Deal(rules, 4)
+    plain = solve_deal(deal)
+    short = solve_deal(deal, short=True)
+    assert short.status is SolveStatus.SOLVED
+    assert short.non_foundation_moves <= plain.non_foundation_moves
+    assert_wins(deal.position(), rules, short.moves)
+
+
+def test_a_mid_game_board_is_solved_from_where_it_stands() -> None:
+    rules = find_rules("standard")
+    start = Position.from_text((DATA / "deal1-midgame.board").read_text(), rules)
+    assert start.cards_home == 5 and start.empty_cells == 0
+    result = solve(start, rules)
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(start, rules, result.moves)
+
+
+# --- small positions with a known verdict ---------------------------------------------------
+
+STANDARD = find_rules("standard")
+
+
+def _small_rules(name: str, *, columns: int, cells: int) -> Rules:
+    """A preset on a smaller table, so that small positions are tight."""
+    rules = find_rules(name)
+    return dataclasses.replace(rules, columns=columns, cells=cells, cell_options=(cells,), dealt_to_cells=0)
+
+
+def board(text: str, rules: Rules = STANDARD) -> Position:
+    return Position.from_text(text, rules, partial=True)
+
+
+def test_a_position_already_won_needs_no_move() -> None:
+    result = solve(board("Foundations: H-K C-K D-K S-K\n"), STANDARD)
+    assert result.status is SolveStatus.SOLVED
+    assert result.moves == ()
+
+
+def test_the_last_cards_go_home_in_order() -> None:
+    start = board("Foundations: H-J C-K D-K S-K\n: KH QH\n")
+    result = solve(start, STANDARD)
+    assert result.moves == ("1h", "1h")
+    assert result.non_foundation_moves == 0
+
+
+def test_a_king_lying_on_its_queen_is_moved_aside_first() -> None:
+    start = board("Foundations: H-J C-K D-K S-K\n: QH KH\n")
+    result = solve(start, STANDARD)
+    assert result.status is SolveStatus.SOLVED
+    assert result.non_foundation_moves == 1
+    assert_wins(start, STANDARD, result.moves)
+
+
+def test_a_table_with_no_legal_move_is_lost() -> None:
+    rules = find_rules("standard", cells=0)
+    # Black tops never build on black, and every ace lies buried.
+    start = board(
+        "Foundations: H-0 C-0 D-0 S-0\n"
+        ": AH KC\n: AD KS\n: AC QC\n: AS QS\n: 2H JC\n: 2D JS\n: 2C TC\n: 2S TS\n",
+        rules,
+    )
+    result = solve(start, rules)
+    assert result.status is SolveStatus.UNSOLVABLE
+    assert result.moves == ()
+
+
+def test_a_loss_that_takes_a_search_to_prove() -> None:
+    rules = _small_rules("standard", columns=3, cells=1)
+    start = board("Foundations: H-4 C-0 D-1 S-J\nFreecells: KS\n: AC 6H 7H 4C 3C\n:\n: 2C 5H QS\n", rules)
+    assert not winnable(start, rules)
+    result = solve(start, rules)
+    assert result.status is SolveStatus.UNSOLVABLE
+    assert result.expanded > 10
+
+
+def test_limit_reached_is_reported_without_guessing() -> None:
+    result = solve_deal(Deal(STANDARD, 5), limit=SearchLimit(positions=5))
+    assert result.status is SolveStatus.LIMIT_REACHED
+    assert result.moves == ()
+    assert result.expanded == 5
+
+
+def test_a_time_limit_stops_the_search() -> None:
+    result = solve_deal(Deal(STANDARD, 11982), limit=SearchLimit(seconds=0.05))
+    assert result.status is SolveStatus.LIMIT_REACHED
+    assert result.seconds < 5
+
+
+def test_a_limit_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        SearchLimit(seconds=0)
+
+
+# --- take-back rules ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["app", "cardems"])
+def test_a_take_back_can_be_what_wins(name: str) -> None:
+    text = "Foundations: H-8 C-6 D-9 S-5\nFreecells: TC\n: 7C 9H 7S 9C 8C\n: QH 6S TH TD\n: JH\n"
+    standard = _small_rules("standard", columns=3, cells=1)
+    taking_back = _small_rules(name, columns=3, cells=1)
+    start = board(text, standard)
+    assert not winnable(start, standard)
+    assert solve(start, standard).status is SolveStatus.UNSOLVABLE
+    assert winnable(start, taking_back)
+    result = solve(start, taking_back)
+    assert result.status is SolveStatus.SOLVED
+    assert any(move.startswith("h") for move in result.moves)
+    assert_wins(start, taking_back, result.moves)
+
+
+# --- verdicts against brute force on random small tables ------------------------------------
+
+VARIANTS = ["standard", "strict", "bakers-game", "eight-off", "app", "cardems"]
+
+
+@st.composite
+def small_tables(draw: st.DrawFn) -> tuple[Position, Rules]:
+    name = draw(st.sampled_from(VARIANTS))
+    rules = _small_rules(name, columns=draw(st.integers(2, 3)), cells=draw(st.integers(0, 1)))
+    foundations = []
+    cards = []
+    for suit in range(4):
+        height = draw(st.integers(0, 12))
+        foundations.append(height)
+        top = min(13, height + draw(st.integers(0, 3)))
+        cards += [(rank - 1) * 4 + suit for rank in range(height + 1, top + 1)]
+    cards = draw(st.permutations(cards))
+    in_cells = draw(st.integers(0, min(rules.cells, len(cards))))
+    cells = tuple(cards[:in_cells]) + (None,) * (rules.cells - in_cells)
+    columns: list[list[int]] = [[] for _ in range(rules.columns)]
+    for card in cards[in_cells:]:
+        columns[draw(st.integers(0, rules.columns - 1))].append(card)
+    return Position(tuple(tuple(column) for column in columns), cells, tuple(foundations)), rules
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_tables())
+def test_verdicts_agree_with_brute_force(table: tuple[Position, Rules]) -> None:
+    start, rules = table
+    result = solve(start, rules, limit=SearchLimit(seconds=30))
+    assert result.status is not SolveStatus.LIMIT_REACHED
+    assert (result.status is SolveStatus.SOLVED) == winnable(start, rules)
+    if result.status is SolveStatus.SOLVED:
+        assert_wins(start, rules, result.moves)
+
+
+# --- the proof of Microsoft deal 11982 ------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_deal_11982_is_proven_unsolvable() -> None:
+    result = solve_deal(Deal(STANDARD, 11982), limit=SearchLimit(seconds=300))
+    assert result.status is SolveStatus.UNSOLVABLE
+    assert result.moves == ()
+    assert result.expanded > 50_000
