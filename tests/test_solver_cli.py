@@ -1,0 +1,106 @@
+"""``freecell solve``: exit statuses, and standard output that holds only moves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from freecell import Deal, find_rules
+from freecell.cli import main
+from freecell.cli.solve_commands import parse_limit
+from freecell.game import replay
+from freecell.notation import split_moves
+from freecell.position import Position
+from freecell.solver import SearchLimit
+
+DATA = Path(__file__).parent / "data" / "solver"
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["solve", *args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_deal_number_prints_only_moves_that_win() -> None:
+    code, out, err = run("1")
+    assert code == 0 and err == ""
+    moves = out.split()
+    rules = find_rules("standard")
+    assert replay(Deal(rules, 1).position(), rules, moves).is_won()
+    assert all(len(line.split()) <= 10 for line in out.splitlines())
+
+
+def test_a_game_code_and_other_rules() -> None:
+    deal = Deal(find_rules("app", cells=2), 2)
+    code, out, _ = run("--code", deal.code())
+    assert code == 0
+    assert replay(deal.position(), deal.rules, out.split()).is_won()
+    code, out, _ = run("7", "--rules", "bakers-game")
+    assert code == 0
+    rules = find_rules("bakers-game")
+    assert replay(Deal(rules, 7).position(), rules, out.split()).is_won()
+
+
+def test_a_board_file_mid_game_and_standard_input() -> None:
+    path = DATA / "deal1-midgame.board"
+    start = Position.from_text(path.read_text(), find_rules("standard"))
+    for args, stdin in (((str(path),), None), (("-",), path.read_text())):
+        code, out, _ = run(*args, stdin=stdin)
+        assert code == 0
+        end = replay(start, find_rules("standard"), split_moves(out))
+        assert end.is_won()
+
+
+def test_a_lost_deal_exits_3_with_nothing_on_standard_output() -> None:
+    # Without cells, deal 7 is lost; the board on standard input and the number agree.
+    board = Deal(find_rules("standard", cells=0), 7).position().to_text()
+    for args, stdin in ((("7",), None), (("-",), board)):
+        code, out, err = run(*args, "--cells", "0", stdin=stdin)
+        assert (code, out) == (3, "")
+        assert "cannot be won" in err
+
+
+def test_a_limit_reached_exits_4() -> None:
+    code, out, err = run("5", "--limit", "5")
+    assert (code, out) == (4, "")
+    assert "limit" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("0",), ("no-such-file.board",), ("1", "--limit", "fast"), ("1", "--rules", "nonsense"), ()],
+)
+def test_bad_input_exits_2_with_a_message(args: tuple[str, ...]) -> None:
+    code, out, err = run(*args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("freecell: ")
+
+
+def test_a_bad_board_on_standard_input_exits_2() -> None:
+    code, out, err = run("-", stdin=": AH AH\n")
+    assert code == 2 and out == ""
+    assert "AH" in err
+
+
+def test_json_carries_the_moves_and_the_statistics() -> None:
+    code, out, _ = run("3", "--json", "--short")
+    assert code == 0
+    data = json.loads(out)
+    assert data["status"] == "solved"
+    rules = find_rules("standard")
+    assert replay(Deal(rules, 3).position(), rules, data["moves"]).is_won()
+    assert data["expanded"] > 0 and data["seconds"] >= 0
+    assert data["non_foundation_moves"] == sum(1 for m in data["moves"] if m[1:] != "h")
+
+
+def test_limits_are_read_in_several_units() -> None:
+    assert parse_limit("10s") == SearchLimit(seconds=10)
+    assert parse_limit("200000") == SearchLimit(positions=200_000)
+    assert parse_limit("200k,500MB") == SearchLimit(positions=200_000, memory_mb=500)
+    assert parse_limit("1.5GB, 250ms") == SearchLimit(seconds=0.25, memory_mb=1500)
+    with pytest.raises(ValueError, match="not a limit"):
+        parse_limit("soon")
