@@ -141,3 +141,16 @@ def test_the_stats_command_prints_and_exports(tmp_path: Path) -> None:
     assert exported.splitlines()[1] == "standard,1,1,0,1,1,125.0,98"
     assert json.loads(runner.invoke(main, ["stats", "--db", str(db), "--json"]).output)[0]["fewest_moves"] == 98
     assert runner.invoke(main, ["stats", "--db", str(db), "--csv", "--json"]).exit_code == 2
+
+
+def test_a_store_from_a_newer_version_is_not_touched(tmp_path: Path) -> None:
+    from freecell.store import SCHEMA_VERSION, StoreVersionError
+
+    path = tmp_path / "games.db"
+    Store(path).close()
+    newer = sqlite3.connect(path)
+    assert newer.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    newer.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    newer.close()
+    with pytest.raises(StoreVersionError, match="newer freecell"):
+        Store(path)

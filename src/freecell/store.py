@@ -29,6 +29,7 @@ from typing import Final
 
 from freecell.rules import PRESETS
 
+SCHEMA_VERSION: Final = 1
 EVENT_KINDS: Final = ("move", "undo", "redo", "restart", "pause", "resume", "abandon")
 OUTCOMES: Final = ("won", "lost", "abandoned")
 
@@ -71,6 +72,10 @@ def default_path() -> Path:
     """``$XDG_DATA_HOME/freecell/freecell.db``, or ``~/.local/share/freecell/freecell.db``."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "freecell" / "freecell.db"
+
+
+class StoreVersionError(RuntimeError):
+    """The file was written by a newer version of the store."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +189,12 @@ class Store:
         # power cut may lose the last ones), without an fsync per move.
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
+        (version,) = self._db.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            self._db.close()
+            raise StoreVersionError(f"{path} was written by a newer freecell (store version {version})")
         self._db.executescript(_SCHEMA)
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
         with self._lock:
