@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import sys
 import threading
 import time
@@ -14,7 +15,7 @@ import click
 
 from freecell.cli.options import fail
 from freecell.lessons import LESSONS, UnknownLessonError, find_lesson
-from freecell.store import Store, default_path
+from freecell.store import Store, StoreVersionError, default_path
 
 _db_option = click.option(
     "--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -81,7 +82,12 @@ def stats_command(db: Path | None, as_csv: bool, as_json: bool) -> None:
     """Games played, won and lost, streaks, best time and fewest moves, per preset."""
     if as_csv and as_json:
         fail("choose --csv or --json, not both")
-    store = Store(db or default_path())
+    path = db or default_path()
+    try:
+        store = Store(path)
+    except (StoreVersionError, sqlite3.Error, OSError) as error:
+        fail(f"cannot open the game store {path}: {error}")
+        return
     try:
         if as_csv:
             click.echo(store.export_csv(), nl=False)
