@@ -3,10 +3,12 @@
 
 import { api } from "./api.js";
 import { play, snapshot } from "./animate.js";
-import { isRed, rankValue, suitOf, suitSymbols } from "./cards.js";
+import { suitOf, suitSymbols } from "./cards.js";
 import { wireKeyboard, wirePointer } from "./input.js";
 import { setupPanels } from "./panels.js";
 import { moveText, placeKind, readTyped } from "./places.js";
+import { ordered, tapsToFoundation } from "./runs.js";
+import { formatTime, showStatus, toast } from "./status.js";
 import { placeElements, renderTable, sourceCards } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,57 +23,6 @@ let lastTap = null;
 let receivedAt = performance.now();
 let token = 0;
 let panels = null;
-
-// --- messages -------------------------------------------------------------------------
-
-let toastTimer = null;
-function toast(text, kind = "error") {
-  const el = $("toast");
-  el.textContent = text;
-  el.className = `toast ${kind}`;
-  el.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 4500 : 6000);
-}
-
-// --- rules the page needs to know ------------------------------------------------------
-
-function building() {
-  const rules = state.rules;
-  if (rules.building) {
-    return rules.building;
-  }
-  return ["bakers-game", "eight-off"].includes(rules.name) ? "same-suit" : "alternate-colours";
-}
-
-function tapsToFoundation() {
-  return state.rules.tap_to_foundation ?? state.rules.name === "app";
-}
-
-/** Whether `cards` (deepest first) form a run that may be picked up together. */
-function ordered(cards) {
-  const sameSuit = building() === "same-suit";
-  for (let i = 1; i < cards.length; i += 1) {
-    const upper = cards[i - 1];
-    const lower = cards[i];
-    const fits = rankValue(upper) === rankValue(lower) + 1
-      && (sameSuit ? suitOf(upper) === suitOf(lower) : isRed(upper) !== isRed(lower));
-    if (!fits) {
-      return false;
-    }
-  }
-  return true;
-}
-
-function triviallyWon() {
-  if (state.can_finish !== undefined) {
-    return state.can_finish;
-  }
-  if (state.outcome !== "playing") {
-    return false;
-  }
-  return state.columns.every((column) => column.every((card, i) => i === 0 || rankValue(column[i - 1]) >= rankValue(card)));
-}
 
 // --- drawing ---------------------------------------------------------------------------
 
@@ -113,7 +64,7 @@ function render() {
   renderTable(tableEl, state, frame);
   decorate();
   panels.update(state);
-  updateStatus();
+  showStatus(state, elapsed(), panels.options, { newGame, restart, undo });
   // Keyboard users keep their place: the card or place they were on keeps the focus.
   if (focused) {
     tableEl.querySelector(focused)?.focus({ preventScroll: true });
@@ -128,76 +79,12 @@ function announce(next) {
   }
 }
 
-function formatTime(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = String(s % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
-}
-
 function elapsed() {
   if (!state) {
     return 0;
   }
   const running = !state.paused && state.outcome === "playing";
   return state.elapsed_seconds + (running ? (performance.now() - receivedAt) / 1000 : 0);
-}
-
-function updateStatus() {
-  $("moves").textContent = String(state.moves);
-  $("score").textContent = state.score === null ? "" : String(state.score);
-  $("score-box").hidden = state.score === null || !panels.options.showScore;
-  $("timer-box").hidden = !panels.options.showTimer;
-  $("timer").textContent = formatTime(elapsed());
-  $("pause").textContent = state.paused ? "▶" : "❚❚";
-  $("pause").setAttribute("aria-label", state.paused ? "Resume the timer" : "Pause the timer");
-  $("paused-cover").hidden = !state.paused;
-  $("game-code").textContent = state.code ?? (state.lesson ? "lesson — no game code" : "imported position — no game code");
-  $("copy-code").hidden = !state.code;
-  const replaced = state.abandoned ? " (replaced by a newer game)" : "";
-  $("deal-label").textContent = `${state.rules.title} · ${state.deal}${replaced}`;
-  const over = state.outcome === "won";
-  $("undo").disabled = over || !state.can_undo;
-  $("redo").disabled = over || !state.can_redo;
-  $("hint").disabled = state.outcome !== "playing";
-  $("auto-finish").hidden = !triviallyWon();
-  showOutcome();
-}
-
-function showOutcome() {
-  const banner = $("banner");
-  const actions = banner.querySelector(".banner-actions");
-  frame.classList.toggle("won", state.outcome === "won");
-  if (state.outcome === "playing" || state.lesson) {
-    banner.hidden = true;
-    return;
-  }
-  actions.innerHTML = "";
-  const button = (label, handler, primary = false) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = label;
-    if (primary) {
-      b.className = "primary";
-    }
-    b.addEventListener("click", handler);
-    actions.append(b);
-  };
-  if (state.outcome === "won") {
-    $("banner-text").textContent = `You won! ${state.moves} moves in ${formatTime(state.elapsed_seconds)}.`;
-    banner.className = "banner won";
-    button("New game", newGame, true);
-    button("Play this deal again", restart);
-  } else {
-    $("banner-text").textContent = "No useful move is left: this game is lost.";
-    banner.className = "banner lost";
-    button("Undo", undo, true);
-    actions.lastElementChild.disabled = !state.can_undo;
-    button("Restart", restart);
-    button("New deal", newGame);
-  }
-  banner.hidden = false;
 }
 
 /** Take a new state from the server: render it and animate what moved. */
@@ -305,7 +192,7 @@ function pickable(cardEl) {
   if (count > 1) {
     const index = Number(cardEl.dataset.index);
     const column = state.columns[placeKind(source).index];
-    if (!ordered(column.slice(index))) {
+    if (!ordered(column.slice(index), state.rules)) {
       toast("Only an ordered run can be picked up: the cards below this one are not in sequence.");
       return null;
     }
@@ -377,7 +264,7 @@ async function tap(el) {
   if (!chosen) {
     return;
   }
-  if (tapsToFoundation() && chosen.count === 1 && !card.dataset.foundation) {
+  if (tapsToFoundation(state.rules) && chosen.count === 1 && !card.dataset.foundation) {
     const answer = await api.destinations(state.id, chosen.source, 1).catch(() => ({ targets: [] }));
     if (answer.targets.includes("h")) {
       await sendMove(`${chosen.source}h`);
