@@ -244,3 +244,17 @@ def test_a_focused_card_and_place_are_chosen_with_enter(player: Player) -> None:
     player.expect_moves(1)
     assert player.column("8")[-1] == "JC"
     expect(player.page.locator("#announce")).to_have_text("Played 58. 1 move so far.")
+
+
+def test_under_strict_rules_a_run_is_played_card_by_card(player: Player) -> None:
+    player.open(rules="strict", deal=617)
+    player.play(OPENING[:5])
+    # Column 7 ends 3D 2C; both go onto the 4S of column 1, through a free cell.
+    player.click_card("3 of diamonds")
+    expect(player.page.locator("#table .card.selected")).to_have_count(2)
+    player.heading("1").click()
+    player.expect_moves(len(OPENING[:5]) + 3)
+    assert player.column("1")[-3:] == ["4S", "3D", "2C"]
+    player.expect_matches_server()
+    player.page.keyboard.press("u")
+    player.expect_moves(len(OPENING[:5]) + 2)
