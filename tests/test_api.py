@@ -390,6 +390,15 @@ def test_a_lesson_is_a_game_that_checks_each_step(client: TestClient) -> None:
     assert client.post("/api/lessons/juggling").status_code == 404
 
 
+def test_the_take_back_lesson_is_played_under_cardems(client: TestClient) -> None:
+    lesson = client.post("/api/lessons/take-back").json()
+    assert lesson["rules"]["name"] == "cardems" and lesson["foundations"][3]["top"] == "6S"
+    assert "not what this step asks" in move(client, lesson["id"], "75", 400)["detail"]  # JC on QH: legal
+    back = move(client, lesson["id"], "hs1")
+    assert back["columns"][0] == ["7H", "6S"] and back["score"] == 0 and back["lesson"]["step"] == 2
+    assert move(client, lesson["id"], "21")["lesson"]["done"]
+
+
 def test_the_page_is_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "html" in page.headers["content-type"]

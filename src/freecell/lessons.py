@@ -24,7 +24,7 @@ from typing import Final
 
 from freecell.cards import card_name, card_suit, parse_card
 from freecell.position import Move, Place, PlaceKind, Position
-from freecell.rules import STANDARD, Rules
+from freecell.rules import PRESETS, STANDARD, Rules
 
 ANY_CELL: Final = "cell"
 ANY_EMPTY_COLUMN: Final = "empty"
@@ -78,6 +78,8 @@ class Step:
         for i, held in enumerate(position.cells):
             if held == card:
                 source = Place.cell(i)
+        if source is None and position.card_at(Place.foundation(card_suit(card))) == card:
+            source = Place.foundation(card_suit(card))  # taken back from its foundation
         if source is None:
             raise ValueError(f"{self.card} is not in play")
         if self.to == FOUNDATION:
@@ -305,6 +307,40 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         done="Done: a run moves as one when it fits (empty cells + 1) × 2^(empty columns); "
         "an empty target column does not count.",
+    ),
+    Lesson(
+        id="take-back",
+        title="Taking a card back",
+        summary="In Cardems (and the 001 app) the top card of a foundation may come back into play.",
+        board="""
+            Foundations: H-0 C-0 D-0 S-6
+            Freecells: KC KD KH KS
+            : 7H
+            : 8C 5H
+            : QC
+            : QD
+            : QH
+            : QS
+            : JC
+            : JD
+        """,
+        steps=(
+            Step(
+                "The 5H in column 2 needs a black six, and the only one, the 6S, is on its foundation. "
+                "Under these rules a foundation card may come back: move the 6S onto the 7H in column 1 "
+                "(type hs1). In Cardems it costs 15 points, and the score never goes below zero.",
+                "6S", "1",
+                "Bring the 6S back from its foundation onto the 7H in column 1.",
+            ),
+            Step(
+                "Now move the 5H from column 2 onto the 6S.",
+                "5H", "1",
+                "Move the 5H onto the 6S in column 1.",
+            ),
+        ),
+        done="Done: column 1 runs 7H 6S 5H. In standard FreeCell the foundations are one-way; "
+        "take-backs belong to the presets that allow them.",
+        rules=PRESETS["cardems"],
     ),
 )
 
