@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from freecell.codes import ALPHABET, InvalidGameCodeError, _check_char, decode_game_code, encode_game_code
@@ -27,6 +27,7 @@ def test_the_tags_are_distinct() -> None:
     assert len({rules.code for rules in PRESETS.values()}) == len(PRESETS)
 
 
+@settings(deadline=None)  # speed is never asserted
 @given(st.sampled_from(EVERY_VARIANT), st.integers(0, MAX_SEED))
 def test_random_deals_round_trip(rules: Rules, seed: int) -> None:
     deal = Deal(rules, seed, DealKind.SEED)
@@ -48,6 +49,7 @@ def test_reading_forgives_case_spaces_and_look_alike_letters() -> None:
     assert decode_game_code("FC1-ST4-N000000L V").number == 1
 
 
+@settings(deadline=None)
 @given(st.integers(1, MAX_DEAL), st.data())
 def test_any_single_mistyped_character_is_refused(number: int, data: st.DataObject) -> None:
     code = Deal(PRESETS["standard"], number).code()
@@ -58,6 +60,7 @@ def test_any_single_mistyped_character_is_refused(number: int, data: st.DataObje
         decode_game_code(typo)
 
 
+@settings(deadline=None)
 @given(st.integers(1, MAX_DEAL), st.integers(9, 14))
 def test_two_swapped_neighbours_are_refused(number: int, place: int) -> None:
     code = Deal(PRESETS["standard"], number).code()

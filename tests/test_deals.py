@@ -131,7 +131,7 @@ def test_our_shuffle_is_the_documented_one(seed: int, decks: int) -> None:
     assert shuffled_order(seed, decks) == _documented_shuffle(seed, decks)
 
 
-@settings(max_examples=30)
+@settings(max_examples=30, deadline=None)
 @given(st.sampled_from(list(PRESETS.values())), st.integers(0, MAX_SEED))
 def test_random_deals_are_reproducible_from_their_seed(rules: Rules, seed: int) -> None:
     deal = Deal(rules, seed, DealKind.SEED)
