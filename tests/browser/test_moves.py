@@ -258,3 +258,25 @@ def test_under_strict_rules_a_run_is_played_card_by_card(player: Player) -> None
     player.expect_matches_server()
     player.page.keyboard.press("u")
     player.expect_moves(len(OPENING[:5]) + 2)
+
+
+def test_a_typed_count_moves_a_run_into_an_empty_column(player: Player) -> None:
+    cards = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
+    run = ["9H", "8S", "7H"]
+    rest = [card for card in cards if card not in run]
+    columns = [[*rest[:4], *run]] + [rest[i : i + 9] for i in range(4, len(rest), 9)]
+    board = "Foundations: H-0 C-0 D-0 S-0\nFreecells: - - - -\n" + "\n".join(
+        ": " + " ".join(column) for column in columns
+    )
+    state = player.open(rules="standard", board=board)
+    assert state["columns"][7] == []
+    player.type_move("18v3")
+    player.expect_moves(1)
+    assert player.column("8") == run
+    player.page.keyboard.press("u")
+    player.expect_moves(0)
+    # Without a count, a move into an empty column carries one card, once typing pauses.
+    player.page.keyboard.type("18")
+    expect(player.page.locator("#typed")).to_have_text("Move: 18")
+    player.expect_moves(1)
+    assert player.column("8") == ["7H"]
