@@ -4,6 +4,7 @@ the legal moves are exactly the moves that the rules allow."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from freecell.cards import KING, full_deck
 from freecell.deals import Deal
 from freecell.game import Game
 from freecell.position import Move, Place, PlaceKind, Position
-from freecell.rules import PRESETS, Rules, SequenceMoves
+from freecell.rules import PRESETS, Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
 
 PRESET_LIST = list(PRESETS.values())
 EVERY_VARIANT = [rules.with_cells(cells) for rules in PRESET_LIST for cells in rules.cell_options]
@@ -75,6 +76,60 @@ def test_random_play_keeps_the_table_sane_and_undo_redo_exact(rules: Rules, numb
     assert game.moves_made == actions_played - undone
 
 
+def _reference_legal(position: Position, move: Move, rules: Rules) -> bool:
+    """The rules of the seed documents written again, plainly, as an oracle for the engine."""
+    columns, cells, piles = position.columns, position.cells, position.foundations
+    source, target, count = move.source, move.target, move.count
+    column, cell, home = PlaceKind.COLUMN, PlaceKind.CELL, PlaceKind.FOUNDATION
+
+    def top_of_suit(suit: int) -> int:
+        return max(piles[suit::4])
+
+    if source == target or count < 1:
+        return False
+    if source.kind is column:
+        held = list(columns[source.index])
+    elif source.kind is cell:
+        held = [] if cells[source.index] is None else [cells[source.index]]
+    else:
+        if rules.foundation_return is FoundationReturn.NEVER or top_of_suit(source.index) == 0:
+            return False
+        held = [(top_of_suit(source.index) - 1) * 4 + source.index]
+    if len(held) < count:
+        return False
+    moving = held[-count:]
+    alternate = rules.building is Building.ALTERNATE_COLOURS
+    for lower, upper in zip(moving[1:], moving[:-1], strict=True):
+        same_suit = lower % 4 == upper % 4
+        red_lower, red_upper = lower % 4 in (1, 2), upper % 4 in (1, 2)
+        fits = (red_lower != red_upper) if alternate else same_suit
+        if lower // 4 + 1 != upper // 4 or not fits:
+            return False
+    base = moving[0]
+    if target.kind is home:
+        return count == 1 and base % 4 == target.index and any(h == base // 4 for h in piles[target.index::4])
+    if target.kind is cell:
+        allowed_source = source.kind is column or (
+            source.kind is home and rules.foundation_return is FoundationReturn.TO_TABLEAU_OR_CELL
+        )
+        return count == 1 and allowed_source and cells[target.index] is None
+    onto = columns[target.index]
+    if onto:
+        red_base, red_onto = base % 4 in (1, 2), onto[-1] % 4 in (1, 2)
+        fits = (red_base != red_onto) if alternate else base % 4 == onto[-1] % 4
+        if base // 4 + 1 != onto[-1] // 4 or not fits:
+            return False
+    elif rules.empty_columns is EmptyColumns.KINGS_ONLY and base // 4 != 12:
+        return False
+    if count == 1 or rules.sequence_moves is SequenceMoves.UNLIMITED:
+        return True
+    free = sum(c is None for c in cells)
+    empty = sum(not c for c in columns) - (0 if onto else 1)
+    if rules.empty_columns is EmptyColumns.KINGS_ONLY:
+        empty = 0
+    return count <= (free + 1) * 2**empty
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(PRESET_LIST), st.integers(1, 32000), st.data())
 def test_legal_moves_are_exactly_the_moves_the_rules_allow(rules: Rules, number: int, data: st.DataObject) -> None:
@@ -82,7 +137,9 @@ def test_legal_moves_are_exactly_the_moves_the_rules_allow(rules: Rules, number:
     for _ in range(data.draw(st.integers(0, 50), label="moves")):
         listed = position.legal_moves(rules)
         assert len(listed) == len(set(listed))
-        allowed = {m for m in _every_candidate(position) if position.is_legal(m, rules)}
+        candidates = _every_candidate(position)
+        allowed = {m for m in candidates if position.is_legal(m, rules)}
+        assert allowed == {m for m in candidates if _reference_legal(position, m, rules)}
         if rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS:
             allowed = {m for m in allowed if m.count == 1}
         assert set(listed) == allowed
@@ -90,6 +147,56 @@ def test_legal_moves_are_exactly_the_moves_the_rules_allow(rules: Rules, number:
         if not listed:
             break
         position = position.apply(data.draw(st.sampled_from(listed)), rules)
+
+
+def _stacks(card: int, onto: int, rules: Rules) -> bool:
+    if rules.building is Building.ALTERNATE_COLOURS:
+        return card // 4 + 1 == onto // 4 and (card % 4 in (1, 2)) != (onto % 4 in (1, 2))
+    return card // 4 + 1 == onto // 4 and card % 4 == onto % 4
+
+
+def _crafted_position(rules: Rules, rng: random.Random) -> Position:
+    """A partial position rich in what the rules must judge: runs, empty columns, free and
+    full cells, and cards on the foundations to take back."""
+    piles = tuple(rng.choice([0, 0, 1, 2, 3, 5]) for _ in range(rules.foundation_count))
+    pool = Counter(full_deck(rules.decks))
+    for pile, height in enumerate(piles):
+        pool.subtract(rank * 4 - 4 + pile % 4 for rank in range(1, height + 1))
+    pool = +pool
+
+    def take(card: int) -> int:
+        pool[card] -= 1
+        if not pool[card]:
+            del pool[card]
+        return card
+
+    columns = []
+    for _ in range(rules.columns):
+        column: list[int] = []
+        if pool and rng.random() > 0.3:
+            column = [take(rng.choice(sorted(pool))) for _ in range(rng.randint(0, 2)) if pool]
+            if pool:
+                column.append(take(rng.choice(sorted(pool))))
+                for _ in range(rng.randint(0, 9)):
+                    under = [c for c in sorted(pool) if _stacks(c, column[-1], rules)]
+                    if not under:
+                        break
+                    column.append(take(rng.choice(under)))
+        columns.append(tuple(column))
+    cells = tuple(take(rng.choice(sorted(pool))) if pool and rng.random() < 0.4 else None for _ in range(rules.cells))
+    return Position(tuple(columns), cells, piles)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(EVERY_VARIANT), st.randoms(use_true_random=False))
+def test_the_engine_agrees_with_a_plain_reading_of_the_rules(rules: Rules, rng: random.Random) -> None:
+    position = _crafted_position(rules, rng)
+    candidates = _every_candidate(position)
+    allowed = {m for m in candidates if _reference_legal(position, m, rules)}
+    assert {m for m in candidates if position.is_legal(m, rules)} == allowed
+    if rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS:
+        allowed = {m for m in allowed if m.count == 1}
+    assert set(position.legal_moves(rules)) == allowed
 
 
 @settings(max_examples=40, deadline=None)
