@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -232,14 +232,24 @@ def grade(analysis: Analysis) -> Difficulty:
     return Difficulty.HARD
 
 
-def winnable_deal(rules: Rules, *, limit: SearchLimit = DEAL_LIMIT, max_tries: int = 50) -> WinnableDeal:
-    """A random deal under ``rules`` that the solver has won (the line was replayed).
+Solver = Callable[[Position, Rules, SearchLimit], SolveResult]
+
+
+def _solve_here(position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
+    return solve(position, rules, limit=limit)
+
+
+def winnable_deal(
+    rules: Rules, *, limit: SearchLimit = DEAL_LIMIT, max_tries: int = 50, solver: Solver = _solve_here
+) -> WinnableDeal:
+    """A random deal under ``rules`` that ``solver`` (by default the solver, in this
+    process) has won; the line was replayed by the rules engine.
 
     Raises ``RuntimeError`` if ``max_tries`` deals in a row were not won within the limit.
     """
     for tries in range(1, max_tries + 1):
         deal = random_deal(rules)
-        result = solve(deal.position(), rules, limit=limit)
+        result = solver(deal.position(), rules, limit)
         if result.status is SolveStatus.SOLVED:
             analysis = Analysis(Verdict.WINNABLE, result.moves, result.expanded, result.seconds)
             return WinnableDeal(deal, analysis, grade(analysis), tries)

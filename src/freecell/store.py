@@ -61,6 +61,10 @@ CREATE TABLE IF NOT EXISTS results (
     moves INTEGER NOT NULL,
     finished REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS grades (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    difficulty TEXT NOT NULL   -- a winnable-only deal's grade: easy, medium or hard
+);
 CREATE TABLE IF NOT EXISTS current (
     slot INTEGER PRIMARY KEY CHECK (slot IN (0, 1)),  -- 0: the last game or lesson; 1: the last game
     game_id TEXT NOT NULL
@@ -91,6 +95,7 @@ class GameRecord:
     board: str
     lesson: str | None
     created: float
+    difficulty: str | None = None  # set for a deal dealt as winnable: easy, medium or hard
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +158,8 @@ class Writer:
             (record.id, record.rules, record.cells, record.deal_kind, number, record.board,
              record.lesson, record.created),
         )
+        if record.difficulty is not None:
+            self._db.execute("INSERT INTO grades VALUES (?, ?)", (record.id, record.difficulty))
 
     def add_event(self, game_id: str, event: Event) -> None:
         (seq,) = self._db.execute(
@@ -217,14 +224,20 @@ class Store:
     def game(self, game_id: str) -> tuple[GameRecord, list[Event]] | None:
         """The game's record and its log in order, or None if there is no such game."""
         with self._lock:
-            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT games.*, grades.difficulty FROM games LEFT JOIN grades ON grades.game_id = games.id"
+                " WHERE games.id = ?",
+                (game_id,),
+            ).fetchone()
             if row is None:
                 return None
             events = self._db.execute(
                 "SELECT kind, at, move FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
-        gid, rules, cells, kind, number, board, lesson, created = row
-        record = GameRecord(gid, rules, cells, kind, None if number is None else int(number), board, lesson, created)
+        gid, rules, cells, kind, number, board, lesson, created, difficulty = row
+        record = GameRecord(
+            gid, rules, cells, kind, None if number is None else int(number), board, lesson, created, difficulty
+        )
         return record, [Event(k, at, move) for k, at, move in events]
 
     def current(self, *, lessons: bool = True) -> str | None:

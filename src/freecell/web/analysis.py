@@ -93,6 +93,13 @@ class AnalysisService:
             self._wake.notify()
         return done
 
+    def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
+        """Solve in a worker process now (behind whatever the workers are doing) and wait.
+        The answer is recorded in the advisor too."""
+        result = self._pool.submit(_solve_in_worker, position, rules, limit).result()
+        self.advisor.learn(position, rules, result)
+        return result
+
     def _dispatch(self) -> None:
         while True:
             with self._lock:

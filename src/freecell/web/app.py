@@ -7,6 +7,8 @@ message), 404 for an unknown game or lesson, 409 for an action that cannot happe
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -20,11 +22,13 @@ from freecell.game import NothingToUndoError
 from freecell.lessons import LESSONS, UnknownLessonError
 from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS
 from freecell.position import Place
-from freecell.rules import PRESETS
+from freecell.rules import PRESETS, find_rules
 from freecell.store import PresetStats, Store, default_path
+from freecell.web.analysis import AnalysisBusyError
+from freecell.web.assistance import Assistance
 from freecell.web.games import GameNotFoundError, Games
-from freecell.web.hint import describe, hint_move
 from freecell.web.models import (
+    AnalysisState,
     CapacityDetail,
     CurrentGame,
     Destinations,
@@ -38,7 +42,6 @@ from freecell.web.models import (
     capacity_detail,
     game_state,
     place_char,
-    source_char,
 )
 from freecell.web.session import GameOverError, NotTriviallyWonError, Session
 
@@ -51,6 +54,7 @@ _ERROR_TEXT: Final = {
     409: "the action cannot happen now",
     413: "the body is too large",
     422: "the body or query has the wrong shape",
+    503: "the solver is busy: ask again shortly",
 }
 
 
@@ -116,12 +120,21 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     """The app, storing its games in ``db_path`` (default: the user's data directory)."""
     store = Store(db_path or default_path())
     games = Games(store)
+    assistance = Assistance()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        assistance.close()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="FreeCell",
         summary="Play FreeCell and its variants: every rule is decided by the freecell library.",
         version="1",
     )
     app.state.games = games
+    app.state.assistance = assistance
     app.add_middleware(BodyLimit)
 
     def error(status: int) -> Any:
@@ -136,6 +149,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     app.add_exception_handler(NothingToUndoError, error(409))
     app.add_exception_handler(GameOverError, error(409))
     app.add_exception_handler(NotTriviallyWonError, error(409))
+    app.add_exception_handler(AnalysisBusyError, error(503))
     app.add_exception_handler(ValueError, error(400))
 
     @app.exception_handler(RequestValidationError)
@@ -155,8 +169,14 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     @api.post("/games", status_code=201, responses=errors(400))
     def new_game(body: NewGame) -> GameState:
         """A new game by deal number, game code, random deal or imported board."""
+        code, difficulty = body.code, None
+        if body.winnable:
+            if body.deal is not None or body.code is not None or body.board is not None:
+                raise ValueError("a winnable deal is a random deal: name no deal, code or board with it")
+            code, difficulty = assistance.winnable_code(find_rules(body.rules, cells=body.cells))
         session = games.create(
-            rules=body.rules, cells=body.cells, deal=body.deal, code=body.code, random=body.random, board=body.board
+            rules=body.rules, cells=body.cells, deal=body.deal, code=code, random=body.random and not body.winnable,
+            board=body.board, difficulty=difficulty,
         )
         return state(session.id)
 
@@ -204,20 +224,28 @@ def create_app(db_path: Path | None = None) -> FastAPI:
 
         return games.view(game_id, answer)
 
-    @api.get("/games/{game_id}/hint", responses=errors(404))
+    @api.get("/games/{game_id}/hint", responses=errors(404, 503))
     def hint(game_id: str) -> Hint:
-        """A legal move worth trying, or none."""
-        def answer(session: Session) -> Hint:
-            game = session.game
-            move = hint_move(game)
-            if move is None:
-                return Hint(move=None, text="No legal move is left")
-            return Hint(
-                move=game.position.notation(move), source=source_char(move.source), target=place_char(move.target),
-                text=describe(move, game.position),
-            )
+        """The next move of a winning line; or that the position is lost; or, while the
+        solver thinks, ``pending`` (ask again)."""
+        return games.view(game_id, assistance.hint)
 
-        return games.view(game_id, answer)
+    @api.get("/games/{game_id}/analysis", responses=errors(404, 503))
+    def analysis(game_id: str, line: bool = False) -> AnalysisState:
+        """The live verdict: winnable, not-winnable, unknown (the search reached its limit)
+        or pending; with ``line``, a winning line; when lost, the move that lost it."""
+        return games.view(game_id, lambda session: assistance.state(session, with_line=line))
+
+    @api.post("/games/{game_id}/rewind", responses=errors(404, 409))
+    def rewind(game_id: str) -> GameState:
+        """Undo back to the last position that could still be won; 409 when no losing
+        move is known (ask /analysis first)."""
+        losing = games.view(game_id, assistance.losing_move)
+        if losing is None:
+            raise NothingToUndoError("no move that lost a winnable game is known here")
+        for _ in range(losing.moves_back):
+            games.act(game_id, "undo")
+        return state(game_id)
 
     @api.get("/games/{game_id}/capacity", responses=errors(400, 404))
     def capacity(

@@ -78,6 +78,7 @@ class Games:
         code: str | None = None,
         random: bool = False,
         board: str | None = None,
+        difficulty: str | None = None,
     ) -> Session:
         """A new game: deal number ``deal``, game ``code``, a ``random`` deal or an imported
         ``board`` (a random deal when none is named). It replaces the game in progress,
@@ -113,6 +114,7 @@ class Games:
             board=start.to_text(),
             lesson=None,
             created=self.now(),
+            difficulty=difficulty,
         )
         return self._start(record)
 

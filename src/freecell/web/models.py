@@ -104,6 +104,9 @@ class GameState(BaseModel):
     last: list[str]
     lesson: LessonState | None
     abandoned: bool = Field(description="true once a new deal has replaced this game")
+    difficulty: Literal["easy", "medium", "hard"] | None = Field(
+        None, description="the grade of a deal dealt as winnable only"
+    )
 
 
 class NewGame(BaseModel):
@@ -115,6 +118,7 @@ class NewGame(BaseModel):
     code: str | None = Field(None, max_length=64)
     random: bool = False
     board: str | None = Field(None, max_length=20_000)
+    winnable: bool = Field(False, description="deal only a random deal that the solver has won")
 
 
 class MoveRequest(BaseModel):
@@ -127,11 +131,28 @@ class Destinations(BaseModel):
     targets: list[str]
 
 
+Verdict = Literal["winnable", "not-winnable", "unknown"]
+
+
 class Hint(BaseModel):
     move: str | None
     source: str | None = None
     target: str | None = None
     text: str
+    verdict: Verdict | None = Field(None, description="what the solver knows of the position")
+    pending: bool = Field(False, description="the solver is still thinking: ask again shortly")
+
+
+class LosingMove(BaseModel):
+    move: str = Field(description="the move that lost a game that could be won")
+    moves_back: int = Field(description="how many actions to undo to be back where it was played")
+    text: str
+
+
+class AnalysisState(BaseModel):
+    verdict: Verdict | Literal["pending"]
+    line: list[str] | None = Field(None, description="a winning line from here, when asked for and winnable")
+    losing_move: LosingMove | None = None
 
 
 class CurrentGame(BaseModel):
@@ -211,7 +232,7 @@ def game_state(session: Session, now: float, *, played: bool = False) -> GameSta
         cells=[None if card is None else card_name(card) for card in position.cells],
         foundations=[
             Foundation(
-                suit=SUIT_LETTERS[pile % 4],  # type: ignore[arg-type]
+                suit=SUIT_LETTERS[pile % 4],
                 top=None if top is None else card_name(top),
                 height=position.foundations[pile],
             )
@@ -230,4 +251,5 @@ def game_state(session: Session, now: float, *, played: bool = False) -> GameSta
         last=list(session.last) if played else [],
         lesson=lesson,
         abandoned=session.abandoned,
+        difficulty=session.record.difficulty,
     )

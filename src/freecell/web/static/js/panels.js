@@ -313,6 +313,8 @@ export function setupPanels({ accept, toast, rerender, current }) {
     if (!shown) {
       return;
     }
+    $("calc-cells").max = state.rules.cells;
+    $("calc-columns").max = state.rules.columns;
     const mine = ++calcToken;
     try {
       const now = await api.capacity(state.id);

@@ -1,0 +1,125 @@
+"""The solver in play through the API: hints that win, the live verdict, the losing move
+and its rewind, winnable-only deals, an imported board solved on request."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from freecell import Deal, find_rules
+from freecell.game import replay
+from freecell.web.app import create_app
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    app = create_app(Path(tmp_path_factory.mktemp("db")) / "games.db")
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def poll(client: TestClient, path: str, **params: Any) -> dict[str, Any]:
+    """GET ``path`` until the solver is no longer thinking."""
+    deadline = time.monotonic() + 60
+    while True:
+        response = client.get(path, params=params)
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        if not answer.get("pending") and answer.get("verdict") != "pending":
+            return answer
+        assert time.monotonic() < deadline, "the solver never answered"
+        time.sleep(0.05)
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+@pytest.mark.parametrize(("rules", "deal"), [("standard", 617), ("bakers-game", 4), ("app", 1), ("strict", 2)])
+def test_hints_followed_again_and_again_win_the_deal(client: TestClient, rules: str, deal: int) -> None:
+    state = new_game(client, rules=rules, deal=deal)
+    gid = state["id"]
+    for _ in range(400):
+        if state["outcome"] == "won":
+            break
+        hint = poll(client, f"/api/games/{gid}/hint")
+        assert hint["verdict"] == "winnable", hint
+        assert hint["move"] and hint["text"]
+        response = client.post(f"/api/games/{gid}/moves", json={"move": hint["move"]})
+        assert response.status_code == 200, response.text
+        state = response.json()
+    assert state["outcome"] == "won"
+
+
+def test_the_live_verdict_and_a_winning_line_that_replays(client: TestClient) -> None:
+    gid = new_game(client, rules="standard", deal=5)["id"]
+    analysis = poll(client, f"/api/games/{gid}/analysis", line=True)
+    assert analysis["verdict"] == "winnable" and analysis["losing_move"] is None
+    rules = find_rules("standard")
+    assert replay(Deal(rules, 5).position(), rules, analysis["line"]).is_won()
+    assert poll(client, f"/api/games/{gid}/analysis")["line"] is None  # only when asked for
+
+
+def test_a_losing_move_is_named_and_rewound(client: TestClient) -> None:
+    # With one cell, deal 2 is winnable, and parking column 2's card in the cell loses it.
+    gid = new_game(client, rules="standard", cells=1, deal=2)["id"]
+    assert poll(client, f"/api/games/{gid}/analysis")["verdict"] == "winnable"
+    assert client.post(f"/api/games/{gid}/rewind").status_code == 409  # nothing lost yet
+    start = client.get(f"/api/games/{gid}").json()
+    client.post(f"/api/games/{gid}/moves", json={"move": "2a"})
+    analysis = poll(client, f"/api/games/{gid}/analysis")
+    assert analysis["verdict"] == "not-winnable"
+    lost = analysis["losing_move"]
+    assert lost is not None and lost["move"] == "2a" and lost["moves_back"] == 1
+    hint = poll(client, f"/api/games/{gid}/hint")
+    assert hint["move"] is None and hint["verdict"] == "not-winnable"
+    rewound = client.post(f"/api/games/{gid}/rewind").json()
+    assert rewound["columns"] == start["columns"] and rewound["cells"] == start["cells"]
+    assert poll(client, f"/api/games/{gid}/analysis")["verdict"] == "winnable"
+
+
+@pytest.mark.parametrize("rules", ["standard", "eight-off", "cardems"])
+def test_a_winnable_only_deal_is_won_by_its_line_and_graded(client: TestClient, rules: str) -> None:
+    state = new_game(client, rules=rules, winnable=True)
+    assert state["difficulty"] in ("easy", "medium", "hard")
+    assert state["code"] is not None and state["moves"] == 0
+    analysis = poll(client, f"/api/games/{state['id']}/analysis", line=True)
+    assert analysis["verdict"] == "winnable"
+    deal = Deal.from_code(state["code"])
+    assert replay(deal.position(), deal.rules, analysis["line"]).is_won()
+    again = client.get(f"/api/games/{state['id']}").json()
+    assert again["difficulty"] == state["difficulty"]  # kept with the game
+
+
+def test_winnable_names_no_deal(client: TestClient) -> None:
+    response = client.post("/api/games", json={"rules": "standard", "deal": 3, "winnable": True})
+    assert response.status_code == 400 and "random deal" in response.json()["detail"]
+
+
+def test_an_imported_mid_game_board_is_played_and_solved(client: TestClient) -> None:
+    rules = find_rules("standard")
+    position = Deal(rules, 617).position()
+    for text in ["7a", "7b", "7c", "b7"]:
+        position = position.apply(position.parse_move(text, rules), rules)
+    state = new_game(client, rules="standard", board=position.to_text())
+    assert state["code"] is None and state["deal"] == "imported position"
+    gid = state["id"]
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "1b"}).status_code == 200
+    analysis = poll(client, f"/api/games/{gid}/analysis", line=True)
+    assert analysis["verdict"] == "winnable"
+    here = position.apply(position.parse_move("1b", rules), rules)
+    assert replay(here, rules, analysis["line"]).is_won()
+
+
+def test_unknown_games_are_404_for_every_assistance_endpoint(client: TestClient) -> None:
+    for method, path in [("get", "hint"), ("get", "analysis"), ("post", "rewind")]:
+        response = getattr(client, method)(f"/api/games/nope/{path}")
+        assert response.status_code == 404 and "nope" in response.json()["detail"]
