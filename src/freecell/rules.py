@@ -92,7 +92,12 @@ class Scoring:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """One ruleset. Frozen, comparable and hashable; change it with :meth:`with_cells`."""
+    """One ruleset. Frozen, comparable and hashable; change it with :meth:`with_cells`.
+
+    Besides the rules of play, two fields say how a game presents them: ``show_capacity``
+    (SuperMove FreeCell keeps the move calculator on show) and ``tap_sends_home`` (in the
+    ``001`` app a single tap first tries the foundation).
+    """
 
     name: str
     title: str
@@ -111,6 +116,7 @@ class Rules:
     dealt_to_cells: int = 0
     cell_options: tuple[int, ...] = (4,)
     show_capacity: bool = False
+    tap_sends_home: bool = False
     source: str = "000"
     code: str = "ST"
 
@@ -226,6 +232,7 @@ PRESETS: Final[dict[str, Rules]] = {
             description="The 001 app: 4, 2 or 1 cells, foundation cards may return to the "
             "tableau, undo of 100 actions, +10 home, +5 cell to tableau",
             foundation_return=FoundationReturn.TO_TABLEAU,
+            tap_sends_home=True,
             scoring=_APP_SCORING,
             undo_limit=100,
             cell_options=(4, 2, 1),

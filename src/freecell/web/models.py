@@ -10,7 +10,7 @@ from freecell.cards import SUIT_LETTERS, card_name
 from freecell.notation import CELL_CHARS, COLUMN_CHARS, FOUNDATION_CHAR, SUIT_CHARS
 from freecell.position import Place, PlaceKind, Position
 from freecell.rules import Rules, SequenceMoves
-from freecell.web.rules_text import HELP_TEXT, RULES_TEXT, TAP_TO_FOUNDATION
+from freecell.web.rules_text import HELP_TEXT, RULES_TEXT
 from freecell.web.session import Session
 
 
@@ -43,7 +43,7 @@ class RulesInfo(BaseModel):
             scoring=rules.scoring is not None, takes_back=rules.takes_back,
             show_capacity=rules.show_capacity, undo_limit=rules.undo_limit,
             single_card_moves=rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS,
-            tap_to_foundation=rules.name in TAP_TO_FOUNDATION,
+            tap_to_foundation=rules.tap_sends_home,
         )
 
 

@@ -123,13 +123,14 @@ RULES_TEXT: Final[dict[str, str]] = {
 }
 
 HELP_TEXT: Final = (
-    "Our help, on top of every preset: Hint names a legal move and highlights where it goes (a hint "
-    "that searches for a win, and a status that says whether the deal can still be won, are coming). "
-    "The move calculator shows how many cards may move now, with the formula filled in. Undo, redo and "
-    "restart are always there (within the preset's undo limit); the game is saved after every move, "
-    "so a reload or a restart of the server loses nothing. When every card can go home by itself, "
-    "Finish plays the rest."
+    "Our help, on top of every preset. Hint gives the next move of a winning line found by our "
+    "solver, and says so when the position can no longer be won. The status light says, after every "
+    "move, whether the position is winnable, not winnable, or unknown (the search reached its limit); "
+    "switch it off if you want no help. When a move loses a game that could be won, the game names it "
+    "and Rewind takes you back to the last winnable position. Solution steps through a winning line, "
+    "or plays it at the speed you choose, and you may take over at any step. New game can deal only "
+    "deals the solver has won, graded easy, medium or hard. The move calculator shows how many cards "
+    "may move now, with the formula filled in. Undo, redo and restart are always there (within the "
+    "preset's undo limit); the game is saved after every move, so a reload or a restart of the server "
+    "loses nothing. When every card can go home by itself, Finish plays the rest."
 )
-
-TAP_TO_FOUNDATION: Final = frozenset({"app"})
-"""Presets where a single tap first tries the foundation, as the ``001`` app does."""
