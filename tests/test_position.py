@@ -326,3 +326,8 @@ def test_moves_from_a_source_are_its_legal_moves() -> None:
     texts = sorted(position.notation(m) for m in position.moves_from(Place.cell(0), STANDARD))
     assert texts == ["a5", "a6", "a7", "a8", "ah"]  # a partial board has all 8 columns
     assert position.moves_from(Place.column(4), STANDARD) == []
+
+
+def test_home_moves_are_the_cards_that_may_go_home_now() -> None:
+    position = _board("Foundations: H-1\nFreecells: - 2H AS\n: 5C AC\n: 3H\n", STANDARD)
+    assert [position.notation(m) for m in position.home_moves()] == ["1h", "bh", "ch"]

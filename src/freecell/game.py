@@ -123,7 +123,7 @@ class Game:
             move = next(
                 (
                     m
-                    for m in _home_moves(position)
+                    for m in position.home_moves()
                     if mode is AutoMoves.ALL or is_safe_home(position, position.card_at(m.source), self.rules)  # type: ignore[arg-type]
                 ),
                 None,
@@ -221,16 +221,6 @@ def _cards_home(position: Position) -> frozenset[Card]:
     return frozenset(
         make_card(rank, pile % 4) for pile, height in enumerate(position.foundations) for rank in range(1, height + 1)
     )
-
-
-def _home_moves(position: Position) -> Iterable[Move]:
-    """The moves that send an exposed card or a cell's card home now."""
-    for i, column in enumerate(position.columns):
-        if column and position.home_pile(column[-1]) is not None:
-            yield Move(Place.column(i), Place.foundation(card_suit(column[-1])))
-    for i, card in enumerate(position.cells):
-        if card is not None and position.home_pile(card) is not None:
-            yield Move(Place.cell(i), Place.foundation(card_suit(card)))
 
 
 def is_safe_home(position: Position, card: Card, rules: Rules) -> bool:

@@ -418,6 +418,15 @@ class Position:
                     moves.append(move)
         return moves
 
+    def home_moves(self) -> Iterator[Move]:
+        """The moves that send a card home now: exposed cards of columns, then cells' cards."""
+        for i, column in enumerate(self.columns):
+            if column and self.home_pile(column[-1]) is not None:
+                yield Move(Place.column(i), Place.foundation(card_suit(column[-1])))
+        for i, card in enumerate(self.cells):
+            if card is not None and self.home_pile(card) is not None:
+                yield Move(Place.cell(i), Place.foundation(card_suit(card)))
+
     def has_legal_move(self, rules: Rules, *, take_backs: bool = True) -> bool:
         for source in self.sources(rules):
             if not take_backs and source.kind is PlaceKind.FOUNDATION:
