@@ -16,8 +16,7 @@ decides it exactly.
 
 from __future__ import annotations
 
-from freecell.cards import card_suit
-from freecell.position import Move, Place, Position
+from freecell.position import Move, Position
 
 
 def finishing_moves(position: Position) -> list[Move] | None:
@@ -27,7 +26,7 @@ def finishing_moves(position: Position) -> list[Move] | None:
         return None
     moves: list[Move] = []
     while not position.is_won():
-        move = _next_home_move(position)
+        move = next(position.home_moves(), None)
         if move is None:
             return None
         moves.append(move)
@@ -38,13 +37,3 @@ def finishing_moves(position: Position) -> list[Move] | None:
 def is_trivially_won(position: Position) -> bool:
     """Whether foundation moves alone finish the game (see the module's docstring)."""
     return finishing_moves(position) is not None
-
-
-def _next_home_move(position: Position) -> Move | None:
-    for i, column in enumerate(position.columns):
-        if column and position.home_pile(column[-1]) is not None:
-            return Move(Place.column(i), Place.foundation(card_suit(column[-1])))
-    for i, card in enumerate(position.cells):
-        if card is not None and position.home_pile(card) is not None:
-            return Move(Place.cell(i), Place.foundation(card_suit(card)))
-    return None
