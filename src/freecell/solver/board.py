@@ -58,6 +58,7 @@ class Weights:
     cell: int = 14
     empty_column: int = 40
     next: int = 6
+    space: int = 0
 
 
 class RunLengths(dict[bytes, int]):
@@ -201,7 +202,11 @@ class FreeCellProblem:
                 where = table.find((height << 2) | (pile & 3))
                 if where >= 0:
                     depth += table.find(255, where) - where - 1
-        return sum(map(self.values.__getitem__, columns)) + self.cell_weight * len(cells) + self.weights.next * depth
+        value = sum(map(self.values.__getitem__, columns)) + self.cell_weight * len(cells) + self.weights.next * depth
+        if self.weights.space:
+            # Room to move runs: the capacity of an occupied column.
+            value -= self.weights.space * ((self.cell_count - len(cells) + 1) << columns.count(b""))
+        return value
 
     # --- moves ---------------------------------------------------------------------
 

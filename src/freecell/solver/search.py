@@ -131,13 +131,16 @@ def best_first(
     priority: Priority,
     cost: Callable[[T], int],
     cap: int | None = None,
+    bound: int | None = None,
 ) -> SearchRun[T]:
     """Expand the state of lowest ``priority(h, g)`` first, each canonical key once.
 
     ``g`` is the sum of ``cost`` over the path. A goal is recognised when generated.
     ``cap`` stops this search after that many expansions (reported as LIMIT) while
-    leaving the rest of ``budget`` to whoever called it. EXHAUSTED means every state
-    reachable from ``start`` was expanded without reaching the goal.
+    leaving the rest of ``budget`` to whoever called it. A state whose ``g`` reaches
+    ``bound`` is not kept (to look for paths cheaper than one already known).
+    EXHAUSTED means every state reachable from ``start`` (within the bound) was expanded
+    without reaching the goal.
     """
     start_key = problem.key(start)
     came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
@@ -162,10 +165,12 @@ def best_first(
         for child_key, child, via in problem.successors(state):
             if child_key in came_from:
                 continue
+            child_g = g + cost(via)
+            if bound is not None and child_g >= bound:
+                continue
             came_from[child_key] = (key, via)
             if is_goal(child):
                 return SearchRun(Outcome.FOUND, _path(came_from, child_key))
-            child_g = g + cost(via)
             tie -= 1  # among equals, the newest first: the search dives
             heappush(frontier, (priority(heuristic(child), child_g), tie, child_g, child_key, child))
     return SearchRun(Outcome.EXHAUSTED)

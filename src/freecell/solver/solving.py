@@ -37,6 +37,7 @@ from freecell.solver.search import (
     greedy,
     weighted,
 )
+from freecell.solver.shorten import shorten
 from freecell.solver.transcript import verify, write_moves
 
 DEFAULT_LIMIT: Final = SearchLimit(seconds=60.0, memory_mb=1000)
@@ -46,8 +47,12 @@ PORTFOLIO: Final = (
     (Weights(in_play=4, disorder=12, off_run=4, depth=2, cell=28, empty_column=40, next=6), 3_000),
 )
 FINAL_WEIGHTS: Final = Weights()
-SHORT_CAP: Final = 20_000
-SHORT_WEIGHT: Final = 12
+# The searches for a shorter solution: weights, the weight of the path's cost, the cap.
+SHORT_PLAN: Final = (
+    (Weights(), 10, 3_000),
+    (Weights(), 20, 5_000),
+    (Weights(), 40, 5_000),
+)
 
 
 class SolveStatus(Enum):
@@ -113,9 +118,7 @@ def solve(
     moves: list[str] = []
     if steps is not None:
         status = SolveStatus.SOLVED
-        moves = write_moves(position, rules, steps)
-        if short:
-            moves = _shorter(position, rules, moves, budget, searches)
+        moves = _shorter(position, rules, steps, budget, searches) if short else write_moves(position, rules, steps)
         verify(position, rules, moves)
     return SolveResult(
         status=status,
@@ -130,20 +133,26 @@ def solve(
 def _shorter(
     position: Position,
     rules: Rules,
-    moves: list[str],
+    steps: list[Step],
     budget: Budget,
     searches: list[InstrumentedProblem[State, Steps]],
 ) -> list[str]:
-    """A shorter solution than ``moves`` if weighted A* finds one within its cap."""
-    problem = FreeCellProblem(rules, complete=False)
-    start, first = problem.initial(position)
-    counted = InstrumentedProblem(problem)
-    searches.append(counted)
-    run = best_first(counted, start, budget, priority=weighted(SHORT_WEIGHT), cost=_cost, cap=SHORT_CAP)
-    if run.outcome is not Outcome.FOUND:
-        return moves
-    other = write_moves(position, rules, first + [step for via in run.path for step in via])
-    return other if count_non_foundation(other) < count_non_foundation(moves) else moves
+    """A solution no longer than ``steps``: weighted A* searches, each bounded by the
+    best length so far, then :func:`~freecell.solver.shorten.shorten` on the best."""
+    best = steps
+    best_cost = sum(1 for step in steps if step[1] != HOME)
+    for weights, weight, cap in SHORT_PLAN:
+        if budget.exhausted(0):
+            break
+        problem = FreeCellProblem(rules, complete=False, weights=weights)
+        start, first = problem.initial(position)
+        counted = InstrumentedProblem(problem)
+        searches.append(counted)
+        run = best_first(counted, start, budget, priority=weighted(weight), cost=_cost, cap=cap, bound=best_cost)
+        if run.outcome is Outcome.FOUND:
+            best = first + [step for via in run.path for step in via]
+            best_cost = sum(_cost(via) for via in run.path)
+    return shorten(position, rules, write_moves(position, rules, best))
 
 
 def count_non_foundation(moves: list[str] | tuple[str, ...]) -> int:
