@@ -58,6 +58,8 @@ export const api = {
   resume: (id) => call("POST", `${game(id)}/resume`),
   finish: (id) => call("POST", `${game(id)}/finish`),
   hint: (id) => call("GET", `${game(id)}/hint`),
+  analysis: (id) => call("GET", `${game(id)}/analysis`),
+  rewind: (id) => call("POST", `${game(id)}/rewind`),
   destinations: (id, source, count) =>
     call("GET", `${game(id)}/destinations?source=${encodeURIComponent(source)}&count=${count}`),
   capacity: (id, cells, columns) => {

@@ -1,6 +1,7 @@
 // The page's controller: holds the state the server returned, renders it, and turns taps,
 // drags and keys into moves in standard notation. The server decides every rule.
 
+import { setupAdvice } from "./advice.js";
 import { api } from "./api.js";
 import { play, snapshot } from "./animate.js";
 import { suitOf, suitSymbols } from "./cards.js";
@@ -23,6 +24,7 @@ let lastTap = null;
 let receivedAt = performance.now();
 let token = 0;
 let panels = null;
+let advice = null;
 
 // --- drawing ---------------------------------------------------------------------------
 
@@ -98,6 +100,7 @@ async function accept(next, overrides = new Map()) {
   targets = [];
   hint = null;
   render();
+  advice.refresh(next);
   announce(next);
   if (sameGame) {
     // Not awaited: the next move may start while this one is still sliding.
@@ -158,7 +161,10 @@ async function newGame() {
 
 async function showHint() {
   await run(async () => {
-    const answer = await api.hint(state.id);
+    const answer = await advice.hint(state);
+    if (answer === null) {
+      return; // the table changed while the solver thought
+    }
     clearSelection();
     if (!answer.move) {
       toast(answer.text, "info");
@@ -409,9 +415,17 @@ document.body.insertAdjacentHTML("afterbegin", suitSymbols());
 panels = setupPanels({
   accept: (next) => accept(next),
   toast,
-  rerender: () => state && render(),
+  rerender: (verdictToo) => {
+    if (state) {
+      render();
+      if (verdictToo) {
+        advice.refresh(state);
+      }
+    }
+  },
   current: () => state,
 });
+advice = setupAdvice({ options: panels.options, current: () => state, accept: (next) => accept(next), toast });
 wireButtons();
 wirePointer(tableEl, { tap, pickUp, drop, cancelDrag: clearSelection });
 wireKeyboard(keys);

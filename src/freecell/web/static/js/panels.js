@@ -60,6 +60,7 @@ function readOptions() {
     showScore: localStorage.getItem("freecell.hideScore") !== "1",
     showTimer: localStorage.getItem("freecell.hideTimer") !== "1",
     calculator: localStorage.getItem("freecell.calculator") === "1",
+    showVerdict: localStorage.getItem("freecell.hideVerdict") !== "1",
   };
 }
 
@@ -142,6 +143,9 @@ export function setupPanels({ accept, toast, rerender, current }) {
       body = { code };
     } else {
       body = { rules, cells, random: true };
+      if ($("new-winnable").checked) {
+        body.winnable = true;
+      }
     }
     try {
       const state = await api.newGame(body);
@@ -238,18 +242,19 @@ export function setupPanels({ accept, toast, rerender, current }) {
     });
   }
 
-  $("show-score").checked = options.showScore;
-  $("show-timer").checked = options.showTimer;
-  $("show-score").addEventListener("change", (event) => {
-    options.showScore = event.target.checked;
-    localStorage.setItem("freecell.hideScore", options.showScore ? "0" : "1");
-    rerender();
-  });
-  $("show-timer").addEventListener("change", (event) => {
-    options.showTimer = event.target.checked;
-    localStorage.setItem("freecell.hideTimer", options.showTimer ? "0" : "1");
-    rerender();
-  });
+  // Each "show" box is remembered in localStorage under freecell.hide<Name>.
+  for (const [box, option, key] of [
+    ["show-score", "showScore", "hideScore"],
+    ["show-timer", "showTimer", "hideTimer"],
+    ["show-verdict", "showVerdict", "hideVerdict"],
+  ]) {
+    $(box).checked = options[option];
+    $(box).addEventListener("change", (event) => {
+      options[option] = event.target.checked;
+      localStorage.setItem(`freecell.${key}`, options[option] ? "0" : "1");
+      rerender(option === "showVerdict");
+    });
+  }
 
   // --- lesson banner -------------------------------------------------------------------
 

@@ -41,7 +41,8 @@ export function showStatus(state, elapsed, options, actions) {
   $("game-code").textContent = state.code ?? (state.lesson ? "lesson — no game code" : "imported position — no game code");
   $("copy-code").hidden = !state.code;
   const replaced = state.abandoned ? " (replaced by a newer game)" : "";
-  $("deal-label").textContent = `${state.rules.title} · ${state.deal}${replaced}`;
+  const grade = state.difficulty ? ` · ${state.difficulty}` : "";
+  $("deal-label").textContent = `${state.rules.title} · ${state.deal}${grade}${replaced}`;
   const over = state.outcome === "won";
   $("undo").disabled = over || !state.can_undo;
   $("redo").disabled = over || !state.can_redo;

@@ -1,0 +1,127 @@
+// Our own help on every preset: hints that lead to a win, the live verdict (can this
+// game still be won?), and the move that lost a game that could have been won, with a
+// way back to just before it. The solver runs on the server; while it thinks, an answer
+// says `pending` and the page asks again shortly.
+
+import { api } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+
+const POLL_MS = 600;
+const MAX_POLLS = 30;
+const SETTLE_MS = 350;
+
+const VERDICTS = {
+  winnable: ["Can be won", "good"],
+  "not-winnable": ["Cannot be won from here", "bad"],
+  unknown: ["Unknown: the search reached its limit", "unsure"],
+  pending: ["Thinking…", "pending"],
+};
+
+const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/** Ask `request` until its answer is no longer pending (or give up after a while). */
+async function settled(request, isPending, stillWanted) {
+  for (let i = 0; i < MAX_POLLS; i += 1) {
+    const answer = await request();
+    if (!isPending(answer) || !stillWanted()) {
+      return answer;
+    }
+    await wait(POLL_MS);
+  }
+  return null;
+}
+
+/**
+ * `options.showVerdict` says whether the verdict is on show; `current()` is the state on
+ * show; `accept(state)` takes the state a rewind returns; `toast` shows a message.
+ */
+export function setupAdvice({ options, current, accept, toast }) {
+  let generation = 0;
+  let timer = null;
+
+  function showVerdict(verdict) {
+    const [text, kind] = VERDICTS[verdict] ?? ["", ""];
+    $("verdict").textContent = text;
+    $("verdict").className = `verdict ${kind}`;
+  }
+
+  function hideLosing() {
+    $("losing").hidden = true;
+  }
+
+  async function analyse(state, mine) {
+    const answer = await settled(
+      () => api.analysis(state.id),
+      (a) => a.verdict === "pending",
+      () => mine === generation,
+    );
+    if (mine !== generation) {
+      return;
+    }
+    showVerdict(answer?.verdict ?? "unknown");
+    const losing = answer?.losing_move;
+    $("losing").hidden = !losing;
+    if (losing) {
+      $("losing-text").textContent = losing.text;
+      $("rewind").textContent = `Go back ${losing.moves_back} move${losing.moves_back === 1 ? "" : "s"}`;
+    }
+  }
+
+  /** After each new state: ask, once play pauses, whether the game can still be won. */
+  function refresh(state) {
+    generation += 1;
+    clearTimeout(timer);
+    const shown = options.showVerdict && state.outcome === "playing" && !state.lesson;
+    $("verdict-box").hidden = !shown;
+    hideLosing();
+    if (!shown) {
+      return;
+    }
+    showVerdict("pending");
+    const mine = generation;
+    timer = setTimeout(() => {
+      analyse(state, mine).catch(() => {
+        if (mine === generation) {
+          showVerdict("unknown");
+        }
+      });
+    }, SETTLE_MS);
+  }
+
+  /** A hint for `state`: {move, source, target, text} once the solver has answered. */
+  async function hint(state) {
+    const mine = generation;
+    let told = false;
+    const answer = await settled(
+      async () => {
+        const reply = await api.hint(state.id);
+        if (reply.pending && !told) {
+          told = true;
+          toast("Thinking about a hint…", "info");
+        }
+        return reply;
+      },
+      (a) => a.pending,
+      () => mine === generation,
+    );
+    if (answer === null) {
+      return { move: null, text: "The solver found no hint in time; try again." };
+    }
+    if (answer.verdict && options.showVerdict && mine === generation) {
+      showVerdict(answer.verdict);
+    }
+    return mine === generation ? answer : null;
+  }
+
+  $("rewind").addEventListener("click", async () => {
+    const state = current();
+    try {
+      await accept(await api.rewind(state.id));
+    } catch (error) {
+      toast(error.message);
+    }
+  });
+
+  return { refresh, hint };
+}
