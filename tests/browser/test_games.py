@@ -43,6 +43,17 @@ def test_new_deal_asks_first_when_a_game_is_in_progress(player: Player) -> None:
     assert player.state()["id"] != first["id"]
 
 
+def test_a_random_deal_the_solver_has_won_shows_its_grade(player: Player) -> None:
+    player.open(rules="standard", deal=617)
+    page = player.page
+    page.locator("#new-game").click()
+    page.get_by_label("only one our solver has won").check()
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(page.locator("#new-dialog")).to_be_hidden(timeout=20_000)
+    expect(page.locator("#deal-label")).to_contain_text(re.compile(r"random deal .* · (easy|medium|hard)"))
+    assert player.state()["difficulty"] in {"easy", "medium", "hard"}
+
+
 def test_a_game_code_deals_its_game_with_its_rules_and_cells(player: Player) -> None:
     code = Deal(find_rules("app", cells=2), 617).code()
     player.open(rules="standard", deal=1)
@@ -148,6 +159,44 @@ def test_a_lost_game_says_so_and_offers_a_way_on(player: Player) -> None:
         expect(banner.get_by_role("button", name=action)).to_be_visible()
     banner.get_by_role("button", name="New deal").click()
     expect(player.page.locator("#new-dialog")).to_be_visible()
+
+
+# Winnable, but putting the KS into the last free cell (8d) leaves nothing to do but shuffle
+# the 8H between the two black nines: found with the solver, which proves both.
+ONE_MOVE_FROM_LOSING = """Foundations: H-0 C-0 D-0 S-0
+Freecells: KC KD KH -
+: 9H 6S 4C 2H 4D QC
+: 7S TH 5H 6C JD QS
+: 3S AC 2D 6H 4S JC
+: 2C 5S 4H QH QD JS
+: 2S JH 9D AH 5D TC
+: 6D 7H 7C 8S 8D TS
+: 7D 8C 3D TD 5C 9C
+: 3C 3H AS AD 9S 8H KS
+"""
+
+
+def test_the_solver_says_whether_the_game_can_be_won_and_finds_the_losing_move(player: Player) -> None:
+    player.open(rules="standard", board=ONE_MOVE_FROM_LOSING)
+    page = player.page
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_text("Can be won", timeout=20_000)
+    player.type_move("8d")
+    player.expect_moves(1)
+    expect(verdict).to_have_text("Cannot be won from here", timeout=20_000)
+    expect(page.locator("#losing")).to_contain_text("8d")
+    page.get_by_role("button", name="Go back 1 move").click()
+    player.expect_moves(0)
+    assert player.table()["cells"][3] is None
+    expect(verdict).to_have_text("Can be won", timeout=20_000)
+    # The verdict can be put out of sight, and stays so.
+    page.get_by_role("button", name="Options").click()
+    page.get_by_label("Show whether the game can still be won").uncheck()
+    page.locator("#options-dialog").get_by_role("button", name="Done").click()
+    expect(page.locator("#verdict-box")).to_be_hidden()
+    page.reload()
+    player.wait_for_table()
+    expect(page.locator("#verdict-box")).to_be_hidden()
 
 
 def test_the_timer_pauses_and_resumes(player: Player) -> None:
