@@ -11,6 +11,7 @@ workers (reported apart) and include storing every result.
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from pathlib import Path
 from freecell.batch import Backend, Chunk, DaskBackend, PoolBackend, plan_range, solve_into
 from freecell.census import Census, Verdict
 from freecell.cli.range_commands import parse_limit, parse_range
-from freecell.report import Summary
+from freecell.report import Summary, format_seconds
 from freecell.rules import find_rules
 
 
@@ -40,6 +41,7 @@ def measure(
     for _ in range(workers):
         backend.next_result()
     start_up = time.perf_counter() - started
+    load_before = os.getloadavg()[0]
     try:
         with Census(db) as census:
             todo = plan_range(census, rules, first, last)
@@ -51,10 +53,16 @@ def measure(
         backend.close()
     summary = Summary.of(records)
     rate = len(todo) / seconds
-    print(f"{name:<22} {len(todo)} deals in {seconds:7.2f} s = {rate:8.1f} deals/s "
+    # The share of the workers' wall time spent inside solve(): what the pipeline (chunks,
+    # pickling, the store) leaves to the solver. It does not see other programs on the CPU;
+    # the load average does.
+    busy = sum(r.seconds for r in records) / (seconds * workers)
+    print(f"{name:<24} {len(todo)} deals in {seconds:7.2f} s = {rate:8.1f} deals/s "
           f"(start-up {start_up:.1f} s; {summary.counts[Verdict.SOLVED]} solved, "
           f"{summary.counts[Verdict.UNSOLVABLE]} unsolvable, {summary.counts[Verdict.LIMIT]} at the limit, "
           f"{len(run.failures)} failures)")
+    print(f"{'':<24} workers in solve() {busy:.0%} of the time; median solve {format_seconds(summary.seconds[50])}; "
+          f"load average {load_before:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return rate, db.stat().st_size
 
 

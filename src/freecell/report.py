@@ -93,8 +93,8 @@ class Summary:
             f"{self.rules} ({self.cells} cells), deals {self.first}-{self.last}: {self.total} deals, "
             f"{counts[Verdict.SOLVED]} solved, {counts[Verdict.UNSOLVABLE]} unsolvable, "
             f"{counts[Verdict.LIMIT]} limit reached",
-            "time:   " + _percentile_text({p: _ms(s) for p, s in self.seconds.items()})
-            + f", mean {_ms(self.mean_seconds)}",
+            "time:   " + _percentile_text({p: format_seconds(s) for p, s in self.seconds.items()})
+            + f", mean {format_seconds(self.mean_seconds)}",
         ]
         if self.length:
             out.append(
@@ -102,7 +102,7 @@ class Summary:
                 + f", mean {self.mean_length:.1f} moves not to a foundation"
             )
         if self.hardest:
-            out.append("hardest: " + ", ".join(f"{r.deal} ({_ms(r.seconds)})" for r in self.hardest[:5]))
+            out.append("hardest: " + ", ".join(f"{r.deal} ({format_seconds(r.seconds)})" for r in self.hardest[:5]))
         if self.unsolvable:
             out.append("unsolvable: " + _deal_list(self.unsolvable))
         if self.limited:
@@ -125,7 +125,12 @@ class Summary:
         }
 
 
-def _ms(seconds: float) -> str:
+def format_seconds(seconds: float) -> str:
+    """A duration in milliseconds under a second, else in seconds.
+
+    >>> format_seconds(0.0123), format_seconds(2.5)
+    ('12.3 ms', '2.50 s')
+    """
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
@@ -261,8 +266,8 @@ def _section(summary: Summary, records: Sequence[DealRecord]) -> list[str]:
         "</table>",
         "<table><tr><th></th>" + "".join(f"<th>{'max' if p == 100 else f'p{p}'}</th>" for p in PERCENTILES)
         + "<th>mean</th></tr>",
-        "<tr><th>time</th>" + "".join(f"<td>{_ms(summary.seconds[p])}</td>" for p in PERCENTILES)
-        + f"<td>{_ms(summary.mean_seconds)}</td></tr>",
+        "<tr><th>time</th>" + "".join(f"<td>{format_seconds(summary.seconds[p])}</td>" for p in PERCENTILES)
+        + f"<td>{format_seconds(summary.mean_seconds)}</td></tr>",
     ]
     if summary.length:
         rows.append(
@@ -273,7 +278,7 @@ def _section(summary: Summary, records: Sequence[DealRecord]) -> list[str]:
     rows.append("<h3>Hardest deals</h3><table><tr><th>deal</th><th>verdict</th><th>time</th><th>expanded</th>"
                 "<th>length</th></tr>")
     rows.extend(
-        f"<tr><td>{r.deal}</td><td>{r.verdict.value}</td><td>{_ms(r.seconds)}</td><td>{r.expanded}</td>"
+        f"<tr><td>{r.deal}</td><td>{r.verdict.value}</td><td>{format_seconds(r.seconds)}</td><td>{r.expanded}</td>"
         f"<td>{_blank(r.length)}</td></tr>"
         for r in summary.hardest
     )
