@@ -63,6 +63,7 @@ def test_drag_a_card_by_touch(player: Player, browser) -> None:  # type: ignore[
     try:
         touch = Player(page, player.base)
         touch.open(rules="standard", deal=617)
+        touch.settle()
         start = touch.card("jack of hearts").bounding_box()
         end = touch.place("free cell b").bounding_box()
         assert start is not None and end is not None

@@ -63,3 +63,27 @@ export function play(root, before, last = [], overrides = new Map()) {
   }
   return Promise.all(running);
 }
+
+/** A new deal: the cards fly in from the top of the table, row by row. */
+export function deal(root) {
+  if (reduced()) {
+    return;
+  }
+  const table = root.getBoundingClientRect();
+  const fromX = table.left + table.width / 2;
+  const fromY = table.top;
+  const cards = [...root.querySelectorAll(".column .card[data-key]")];
+  // Deal order: across the columns, one row at a time.
+  cards.sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
+  const gap = Math.min(16, 900 / Math.max(1, cards.length));
+  cards.forEach((el, i) => {
+    const now = el.getBoundingClientRect();
+    const dx = fromX - (now.left + now.width / 2);
+    const dy = fromY - now.top;
+    el.classList.add("moving");
+    el.animate(
+      [{ transform: `translate(${dx}px, ${dy}px) rotate(-10deg)`, opacity: 0 }, { transform: "none", opacity: 1 }],
+      { duration: 320, delay: i * gap, easing: "cubic-bezier(.2, .7, .3, 1)", fill: "backwards" },
+    ).finished.catch(() => {}).then(() => el.classList.remove("moving"));
+  });
+}

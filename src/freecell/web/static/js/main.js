@@ -3,7 +3,7 @@
 
 import { setupAdvice } from "./advice.js";
 import { api } from "./api.js";
-import { play, snapshot } from "./animate.js";
+import { deal, play, snapshot } from "./animate.js";
 import { suitOf, suitSymbols } from "./cards.js";
 import { wireKeyboard, wirePointer } from "./input.js";
 import { setupPanels } from "./panels.js";
@@ -105,6 +105,8 @@ async function accept(next, overrides = new Map()) {
   if (sameGame) {
     // Not awaited: the next move may start while this one is still sliding.
     play(tableEl, before, next.last ?? [], overrides);
+  } else if (next.moves === 0) {
+    deal(tableEl);
   }
   if (sameGame && wasPlaying && next.outcome === "won") {
     frame.classList.add("celebrate");
