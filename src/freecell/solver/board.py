@@ -24,6 +24,7 @@ Two problems share this module:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Final
 
@@ -39,6 +40,7 @@ State = tuple[Columns, bytes, bytes]
 Step = tuple[int, int, int]
 Steps = tuple[Step, ...]
 Successor = tuple[bytes, State, Steps]
+CardLists = tuple[tuple[int, ...], ...]
 
 @dataclass(frozen=True, slots=True)
 class Weights:
@@ -136,36 +138,9 @@ class FreeCellProblem:
         self.kings_only = rules.empty_columns is EmptyColumns.KINGS_ONLY
         self.unlimited = rules.sequence_moves is SequenceMoves.UNLIMITED
         self.moves_runs = not complete or self.unlimited
-        same_suit = rules.building is Building.SAME_SUIT
-        follows = bytearray(52 * 52)
-        children: list[tuple[int, ...]] = []
-        for onto in range(52):
-            fitting = []
-            for card in range(52):
-                if (onto >> 2) != (card >> 2) + 1:
-                    continue
-                if (same_suit and card & 3 == onto & 3) or (
-                    not same_suit and (card & 3 in (1, 2)) != (onto & 3 in (1, 2))
-                ):
-                    follows[onto * 52 + card] = 1
-                    fitting.append(card)
-            children.append(tuple(fitting))
-        self.follows = bytes(follows)
-        self.children = tuple(children)
+        self.follows, self.children, self.safe_needs = _tables(rules.building, self.pile_count)
         self.runs = RunLengths(self.follows)
         self.values = ColumnValues(self.runs, weights)
-        # The piles that must reach a card's rank - 1 before it may go home safely:
-        # those holding every card that could be placed on it.
-        safe_needs: list[tuple[int, ...]] = []
-        for card in range(52):
-            suit = card & 3
-            if same_suit:
-                needs = tuple(p for p in range(suit, self.pile_count, 4))
-            else:
-                red = suit in (1, 2)
-                needs = tuple(p for p in range(self.pile_count) if ((p & 3) in (1, 2)) != red)
-            safe_needs.append(needs)
-        self.safe_needs = tuple(safe_needs)
         self.homeward: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
 
     # --- states --------------------------------------------------------------------
@@ -380,6 +355,38 @@ class FreeCellProblem:
                 steps.append((source, first_empty, 1))
             if free and self.back_to_cell:
                 steps.append((source, CELL, 1))
+
+
+@functools.cache
+def _tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, CardLists]:
+    """What depends only on the building rule and the piles: ``follows[onto * 52 + card]``
+    says whether ``card`` may lie on ``onto``; ``children[onto]`` lists those cards; and
+    ``safe_needs[card]`` lists the piles that must reach the card's rank - 1 before it
+    may go home safely (those that hold every card that could be placed on it)."""
+    same_suit = building is Building.SAME_SUIT
+    follows = bytearray(52 * 52)
+    children: list[tuple[int, ...]] = []
+    for onto in range(52):
+        fitting = []
+        for card in range(52):
+            if (onto >> 2) != (card >> 2) + 1:
+                continue
+            if (same_suit and card & 3 == onto & 3) or (
+                not same_suit and (card & 3 in (1, 2)) != (onto & 3 in (1, 2))
+            ):
+                follows[onto * 52 + card] = 1
+                fitting.append(card)
+        children.append(tuple(fitting))
+    safe_needs: list[tuple[int, ...]] = []
+    for card in range(52):
+        suit = card & 3
+        if same_suit:
+            needs = tuple(range(suit, pile_count, 4))
+        else:
+            red = suit in (1, 2)
+            needs = tuple(p for p in range(pile_count) if ((p & 3) in (1, 2)) != red)
+        safe_needs.append(needs)
+    return bytes(follows), tuple(children), tuple(safe_needs)
 
 
 def _bump(foundations: bytes, pile: int, by: int) -> bytes:

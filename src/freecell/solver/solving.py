@@ -34,24 +34,40 @@ from freecell.solver.search import (
     Outcome,
     SearchLimit,
     best_first,
-    greedy,
     weighted,
 )
 from freecell.solver.shorten import shorten
 from freecell.solver.transcript import verify, write_moves
 
 DEFAULT_LIMIT: Final = SearchLimit(seconds=60.0, memory_mb=1000)
-# The capped searches, tried in turn: their weights and their caps (positions expanded).
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """One search of the portfolio: the heuristic's weights, the weight of the path's
+    cost in the priority (0: greedy best-first; more: weighted A*, shorter solutions),
+    and a cap on positions expanded (None: run to the end)."""
+
+    weights: Weights
+    path_weight: int
+    cap: int | None
+
+
+# Measured on Microsoft deals 1-500: the first strategy solves about 96% of deals
+# within its cap; the others, with other weights, walk straight through nearly every
+# deal where it got lost.
+MAIN_WEIGHTS: Final = Weights(in_play=16, disorder=5, off_run=14, depth=2, cell=28, empty_column=23, next=3)
 PORTFOLIO: Final = (
-    (Weights(), 1_000),
-    (Weights(in_play=4, disorder=12, off_run=4, depth=2, cell=28, empty_column=40, next=6), 3_000),
+    Strategy(MAIN_WEIGHTS, 8, 500),
+    Strategy(Weights(cell=40), 0, 1_500),
+    Strategy(Weights(disorder=6, off_run=6, cell=28), 8, 4_000),
 )
-FINAL_WEIGHTS: Final = Weights()
-# The searches for a shorter solution: weights, the weight of the path's cost, the cap.
+FINAL: Final = Strategy(MAIN_WEIGHTS, 8, None)
+# The searches for a shorter solution, each bounded by the best length so far.
 SHORT_PLAN: Final = (
-    (Weights(), 10, 3_000),
-    (Weights(), 20, 5_000),
-    (Weights(), 40, 5_000),
+    Strategy(MAIN_WEIGHTS, 13, 3_000),
+    Strategy(MAIN_WEIGHTS, 20, 5_000),
+    Strategy(MAIN_WEIGHTS, 40, 5_000),
 )
 
 
@@ -96,16 +112,16 @@ def solve(
     searches: list[InstrumentedProblem[State, Steps]] = []
     steps: list[Step] | None = None
     status = SolveStatus.LIMIT_REACHED
-    final = FreeCellProblem(rules, complete=rules.takes_back, weights=FINAL_WEIGHTS)
-    plan: list[tuple[FreeCellProblem, int | None]] = [
-        (FreeCellProblem(rules, complete=False, weights=weights), cap) for weights, cap in PORTFOLIO
-    ]
-    plan.append((final, None))
-    for problem, cap in plan:
+    plan = [(FreeCellProblem(rules, complete=False, weights=strategy.weights), strategy) for strategy in PORTFOLIO]
+    final = FreeCellProblem(rules, complete=rules.takes_back, weights=FINAL.weights)
+    plan.append((final, FINAL))
+    for problem, strategy in plan:
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
         searches.append(counted)
-        run = best_first(counted, start, budget, priority=greedy, cost=_cost, cap=cap)
+        run = best_first(
+            counted, start, budget, priority=weighted(strategy.path_weight), cost=_cost, cap=strategy.cap
+        )
         if run.outcome is Outcome.FOUND:
             steps = first + [step for via in run.path for step in via]
             break
@@ -141,14 +157,22 @@ def _shorter(
     best length so far, then :func:`~freecell.solver.shorten.shorten` on the best."""
     best = steps
     best_cost = sum(1 for step in steps if step[1] != HOME)
-    for weights, weight, cap in SHORT_PLAN:
+    for strategy in SHORT_PLAN:
         if budget.exhausted(0):
             break
-        problem = FreeCellProblem(rules, complete=False, weights=weights)
+        problem = FreeCellProblem(rules, complete=False, weights=strategy.weights)
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
         searches.append(counted)
-        run = best_first(counted, start, budget, priority=weighted(weight), cost=_cost, cap=cap, bound=best_cost)
+        run = best_first(
+            counted,
+            start,
+            budget,
+            priority=weighted(strategy.path_weight),
+            cost=_cost,
+            cap=strategy.cap,
+            bound=best_cost,
+        )
         if run.outcome is Outcome.FOUND:
             best = first + [step for via in run.path for step in via]
             best_cost = sum(_cost(via) for via in run.path)
