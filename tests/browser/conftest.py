@@ -6,6 +6,9 @@ The server runs once for the session (``python -m freecell play --no-browser``) 
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -62,19 +65,28 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process = subprocess.Popen(
             [sys.executable, "-m", "freecell", "play", "--no-browser", "--port", str(port), "--db", str(db)],
             stdout=output, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: the solver's workers go with it
         )
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_until_serving(url, process)
         except RuntimeError as error:
-            process.kill()
+            _stop(process)
             raise RuntimeError(f"{error}; its output:\n{Path(log).read_text()}") from None
         yield url
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        _stop(process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server, then whatever of its process group outlived it (solver workers)."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 @pytest.fixture(scope="session")
