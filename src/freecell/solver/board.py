@@ -63,55 +63,64 @@ class Weights:
     space: int = 0
 
 
-class RunLengths(dict[bytes, int]):
-    """The length of the ordered run at the exposed end of each column seen so far."""
+Features = tuple[int, int, int, int]
+_FEATURES_KEPT: Final = 500_000
+
+
+class ColumnFeatures(dict[bytes, Features]):
+    """For each column seen: the length of the ordered run at its exposed end, how many
+    of its cards lie on a lower card (each must move before that card can go home),
+    the rank of its lowest card, and how many cards lie above that card.
+
+    Each is worked out from the column without its exposed card, which has nearly
+    always been seen before. Shared by every search under one building rule; it forgets
+    everything when it grows past :data:`_FEATURES_KEPT` columns.
+    """
 
     def __init__(self, follows: bytes) -> None:
         super().__init__()
         self.follows = follows
 
-    def __missing__(self, column: bytes) -> int:
-        follows = self.follows
+    def __missing__(self, column: bytes) -> Features:
+        if len(self) >= _FEATURES_KEPT:
+            self.clear()
         n = len(column)
-        run = 1 if n else 0
-        while run < n and follows[column[n - run - 1] * 52 + column[n - run]]:
-            run += 1
-        self[column] = run
-        return run
+        if n <= 1:
+            features = (n, 0, column[0] >> 2, 0) if n else (0, 0, 99, 0)
+        else:
+            run, disorder, lowest, depth = self[column[:-1]]
+            card = column[-1]
+            run = run + 1 if self.follows[column[-2] * 52 + card] else 1
+            if card >> 2 > lowest:
+                features = (run, disorder + 1, lowest, depth + 1)
+            else:
+                features = (run, disorder, card >> 2, 0)
+        self[column] = features
+        return features
 
 
 class ColumnValues(dict[bytes, int]):
     """Each column's share of the heuristic, computed once per distinct column and
-    shared by every state that holds it."""
+    shared by every state of a search that holds it."""
 
-    def __init__(self, runs: RunLengths, weights: Weights) -> None:
+    def __init__(self, features: ColumnFeatures, weights: Weights) -> None:
         super().__init__()
-        self.runs = runs
+        self.features = features
         self.weights = weights
 
     def __missing__(self, column: bytes) -> int:
         n = len(column)
         weights = self.weights
         if not n:
-            self[column] = -weights.empty_column
-            return -weights.empty_column
-        # A card lying on a lower card must move before that card can go home.
-        disorder = 0
-        lowest = 99
-        depth = 0
-        for index, card in enumerate(column):
-            rank = card >> 2
-            if rank > lowest:
-                disorder += 1
-            else:
-                lowest = rank
-                depth = n - 1 - index
-        value = (
-            weights.in_play * n
-            + weights.disorder * disorder
-            + weights.off_run * (n - self.runs[column])
-            + weights.depth * depth
-        )
+            value = -weights.empty_column
+        else:
+            run, disorder, _, depth = self.features[column]
+            value = (
+                weights.in_play * n
+                + weights.disorder * disorder
+                + weights.off_run * (n - run)
+                + weights.depth * depth
+            )
         self[column] = value
         return value
 
@@ -139,8 +148,8 @@ class FreeCellProblem:
         self.unlimited = rules.sequence_moves is SequenceMoves.UNLIMITED
         self.moves_runs = not complete or self.unlimited
         self.follows, self.children, self.safe_needs = _tables(rules.building, self.pile_count)
-        self.runs = RunLengths(self.follows)
-        self.values = ColumnValues(self.runs, weights)
+        self.features = _features(rules.building)
+        self.values = ColumnValues(self.features, weights)
         self.homeward: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
 
     # --- states --------------------------------------------------------------------
@@ -172,11 +181,10 @@ class FreeCellProblem:
         # How deep the next card each foundation needs lies in its column.
         table = b"\xff".join(columns) + b"\xff"
         depth = 0
-        for pile, height in enumerate(foundations):
-            if height < 13:
-                where = table.find((height << 2) | (pile & 3))
-                if where >= 0:
-                    depth += table.find(255, where) - where - 1
+        for card in self._homeward(foundations)[0]:
+            where = table.find(card)
+            if where >= 0:
+                depth += table.find(255, where) - where - 1
         value = sum(map(self.values.__getitem__, columns)) + self.cell_weight * len(cells) + self.weights.next * depth
         if self.weights.space:
             # Room to move runs: the capacity of an occupied column.
@@ -279,7 +287,7 @@ class FreeCellProblem:
     def successors(self, state: State) -> list[Successor]:
         """Every child of ``state`` with its key and the steps that lead to it."""
         columns, cells, foundations = state
-        runs = self.runs
+        features = self.features
         free = self.cell_count - len(cells)
         empty = [i for i, column in enumerate(columns) if not column]
         first_empty = empty[0] if empty else -1
@@ -308,7 +316,7 @@ class FreeCellProblem:
             top = column[-1]
             if top in ready:
                 steps.append((i, HOME, 1))
-            run = runs[column]
+            run = features[column][0]
             height = len(column)
             for count in range(1, min(run, to_occupied) + 1):
                 targets = wanted.get(column[-count])
@@ -387,6 +395,11 @@ def _tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, Card
             needs = tuple(p for p in range(pile_count) if ((p & 3) in (1, 2)) != red)
         safe_needs.append(needs)
     return bytes(follows), tuple(children), tuple(safe_needs)
+
+
+@functools.cache
+def _features(building: Building) -> ColumnFeatures:
+    return ColumnFeatures(_tables(building, 4)[0])
 
 
 def _bump(foundations: bytes, pile: int, by: int) -> bytes:

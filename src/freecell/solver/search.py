@@ -89,15 +89,10 @@ class InstrumentedProblem(Generic[S, T]):
         self.problem = problem
         self.expanded = 0
         self.generated = 0
-
-    def key(self, state: S) -> bytes:
-        return self.problem.key(state)
-
-    def is_goal(self, state: S) -> bool:
-        return self.problem.is_goal(state)
-
-    def heuristic(self, state: S) -> int:
-        return self.problem.heuristic(state)
+        # Passed straight through: they are called for every state generated.
+        self.key: Callable[[S], bytes] = problem.key
+        self.is_goal: Callable[[S], bool] = problem.is_goal
+        self.heuristic: Callable[[S], int] = problem.heuristic
 
     def successors(self, state: S) -> Sequence[tuple[bytes, S, T]]:
         found = self.problem.successors(state)
@@ -120,33 +115,28 @@ class SearchRun(Generic[T]):
     path: tuple[T, ...] = ()
 
 
-Priority = Callable[[int, int], int]
-
-
 def best_first(
     problem: Problem[S, T],
     start: S,
     budget: Budget,
     *,
-    priority: Priority,
+    path_weight: int,
     cost: Callable[[T], int],
     cap: int | None = None,
     bound: int | None = None,
 ) -> SearchRun[T]:
-    """Expand the state of lowest ``priority(h, g)`` first, each canonical key once.
+    """Expand first the state of lowest ``h + path_weight * g``, each canonical key once.
 
-    ``g`` is the sum of ``cost`` over the path. A goal is recognised when generated.
-    ``cap`` stops this search after that many expansions (reported as LIMIT) while
-    leaving the rest of ``budget`` to whoever called it. A state whose ``g`` reaches
-    ``bound`` is not kept (to look for paths cheaper than one already known).
-    EXHAUSTED means every state reachable from ``start`` (within the bound) was expanded
-    without reaching the goal.
+    ``h`` is the heuristic and ``g`` the sum of ``cost`` over the path: a path weight of
+    0 is greedy best-first search, more is weighted A*. ``cap`` stops this search after
+    that many expansions (reported as LIMIT) while leaving the rest of ``budget`` to
+    whoever called it. A state whose ``g`` reaches ``bound`` is not kept (to look for
+    paths cheaper than one already known). EXHAUSTED means every state reachable from
+    ``start`` (within the bound) was expanded without reaching the goal.
     """
     start_key = problem.key(start)
     came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
-    if problem.is_goal(start):
-        return SearchRun(Outcome.FOUND)
-    frontier: list[tuple[int, int, int, bytes, S]] = [(priority(problem.heuristic(start), 0), 0, 0, start_key, start)]
+    frontier: list[tuple[int, int, int, bytes, S]] = [(problem.heuristic(start), 0, 0, start_key, start)]
     tie = 0
     expanded = 0
     stop_at = budget.positions_left()
@@ -156,23 +146,24 @@ def best_first(
     heappop = heapq.heappop
     heuristic = problem.heuristic
     is_goal = problem.is_goal
+    successors = problem.successors
     while frontier:
+        _, _, g, key, state = heappop(frontier)
+        if is_goal(state):
+            return SearchRun(Outcome.FOUND, _path(came_from, key))
         if expanded == stop_at or (expanded % _CHECK_EVERY == 0 and budget.exhausted(len(came_from))):
             return SearchRun(Outcome.LIMIT)
-        _, _, g, key, state = heappop(frontier)
         expanded += 1
         budget.expanded += 1
-        for child_key, child, via in problem.successors(state):
+        for child_key, child, via in successors(state):
             if child_key in came_from:
                 continue
             child_g = g + cost(via)
             if bound is not None and child_g >= bound:
                 continue
             came_from[child_key] = (key, via)
-            if is_goal(child):
-                return SearchRun(Outcome.FOUND, _path(came_from, child_key))
             tie -= 1  # among equals, the newest first: the search dives
-            heappush(frontier, (priority(heuristic(child), child_g), tie, child_g, child_key, child))
+            heappush(frontier, (heuristic(child) + path_weight * child_g, tie, child_g, child_key, child))
     return SearchRun(Outcome.EXHAUSTED)
 
 
@@ -185,17 +176,3 @@ def _path(came_from: dict[bytes, tuple[bytes, T] | None], key: bytes) -> tuple[T
         link = came_from[key]
     path.reverse()
     return tuple(path)
-
-
-def greedy(h: int, g: int) -> int:
-    """Greedy best-first: the heuristic alone."""
-    return h
-
-
-def weighted(weight: int) -> Priority:
-    """Weighted A*: the heuristic plus ``weight`` times the path's cost."""
-
-    def priority(h: int, g: int) -> int:
-        return h + weight * g
-
-    return priority

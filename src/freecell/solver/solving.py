@@ -34,7 +34,6 @@ from freecell.solver.search import (
     Outcome,
     SearchLimit,
     best_first,
-    weighted,
 )
 from freecell.solver.shorten import shorten
 from freecell.solver.transcript import verify, write_moves
@@ -120,7 +119,7 @@ def solve(
         counted = InstrumentedProblem(problem)
         searches.append(counted)
         run = best_first(
-            counted, start, budget, priority=weighted(strategy.path_weight), cost=_cost, cap=strategy.cap
+            counted, start, budget, path_weight=strategy.path_weight, cost=_cost, cap=strategy.cap
         )
         if run.outcome is Outcome.FOUND:
             steps = first + [step for via in run.path for step in via]
@@ -168,7 +167,7 @@ def _shorter(
             counted,
             start,
             budget,
-            priority=weighted(strategy.path_weight),
+            path_weight=strategy.path_weight,
             cost=_cost,
             cap=strategy.cap,
             bound=best_cost,

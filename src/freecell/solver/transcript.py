@@ -18,9 +18,9 @@ class SolverError(RuntimeError):
 def write_moves(start: Position, rules: Rules, steps: Iterable[Step]) -> list[str]:
     """The moves in standard notation that ``steps`` stand for, played from ``start``.
 
-    Each move is checked as it is made. Under single-card rules a run becomes the
-    single-card moves it stands for. Raises :class:`SolverError` if a step is illegal.
-    """
+    Under single-card rules a run becomes the single-card moves it stands for. The moves
+    are not checked here: :func:`verify` replays them. Raises :class:`SolverError` if a
+    step cannot even be written (a bug)."""
     position = start
     single = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
     texts: list[str] = []
@@ -30,9 +30,9 @@ def write_moves(start: Position, rules: Rules, steps: Iterable[Step]) -> list[st
             parts = position.single_card_steps(move, rules) if single and move.count > 1 else [move]
             for part in parts:
                 texts.append(format_move(part, position))
-                position = position.apply(part, rules)
-        except ValueError as error:
-            raise SolverError(f"step {step} of the search is illegal: {error}") from error
+                position = position.apply_unchecked(part)
+        except (ValueError, IndexError) as error:
+            raise SolverError(f"step {step} of the search cannot be played: {error}") from error
     return texts
 
 
