@@ -95,14 +95,16 @@ def test_h_always_means_the_foundation_of_the_moving_card() -> None:
         parse_move_text("h1")
 
 
-def test_eight_off_cells_skip_h() -> None:
-    assert [cell_letter(i) for i in range(8)] == list("abcdefgi")
+def test_eight_off_cells_skip_h_i_and_j_as_fc_solve_does() -> None:
+    assert [cell_letter(i) for i in range(8)] == list("abcdefgk")
     rules = find_rules("eight-off")
     position = _board("Freecells: - - - - - - - 5C\n: 6C\n: KS\n", rules)
-    assert parse_move("i1", position, rules) == Move(Place.cell(7), Place.column(0))
-    assert parse_move("2i", position, rules) == Move(Place.column(1), Place.cell(7))
+    assert parse_move("k1", position, rules) == Move(Place.cell(7), Place.column(0))
+    assert parse_move("2k", position, rules) == Move(Place.column(1), Place.cell(7))
     assert format_move(Move(Place.column(1), Place.cell(6)), position) == "2g"
-    assert "i1" in {position.notation(m) for m in position.legal_moves(rules)}
+    assert "k1" in {position.notation(m) for m in position.legal_moves(rules)}
+    with pytest.raises(InvalidMoveError):
+        parse_move("i1", position, rules)
 
 
 def test_double_column_ten_is_0() -> None:

@@ -4,8 +4,9 @@ A move is two characters, source then target:
 
 * columns are digits counted from 1: ``1`` … ``9``, and ``0`` for the tenth column
   (Double FreeCell); ``10``, as ``fc-solve`` writes it, is read too (``410``, ``10c``);
-* cells are letters from ``a``, skipping ``h``: ``a b c d e f g i`` (Eight Off's eighth
-  cell is ``i``), because ``h`` always means the foundation;
+* cells are letters from ``a``, skipping ``h``, ``i`` and ``j`` as Freecell Solver and
+  FreeCell Pro do: ``a b c d e f g k`` for Eight Off's eight cells (``h`` always means the
+  foundation);
 * ``h`` is the foundation of the moving card's suit.
 
 So ``3a`` puts the exposed card of column 3 in cell a, ``a3`` brings it back, ``3h`` and
@@ -32,7 +33,7 @@ from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position
 from freecell.rules import Rules
 
 COLUMN_CHARS: Final = "1234567890"
-CELL_CHARS: Final = "abcdefgijklmnop"
+CELL_CHARS: Final = "abcdefgklmnop"
 FOUNDATION_CHAR: Final = "h"
 SUIT_CHARS: Final = "cdhs"
 
@@ -55,8 +56,8 @@ class MoveText:
 # with it, because a move that names two single places is never longer than two characters
 # before its count.
 _MOVE_RE: Final = re.compile(
-    r"^(?:(?P<takeback>h)(?P<suit>[cdhs])|(?P<source>10|[0-9a-gi-p]))"
-    r"(?P<target>10|[0-9a-p])(?:v(?P<count>[0-9a-f]+))?$"
+    r"^(?:(?P<takeback>h)(?P<suit>[cdhs])|(?P<source>10|[0-9a-gk-p]))"
+    r"(?P<target>10|[0-9a-hk-p])(?:v(?P<count>[0-9a-f]+))?$"
 )
 
 

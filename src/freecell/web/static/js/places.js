@@ -1,9 +1,9 @@
 // Places and moves in standard notation, as the server reads them (docs/api.md):
-// columns "1".."9", "0"; cells "a".."g", "i" (h is the foundation); "h" as a target; "hs"
+// columns "1".."9", "0"; cells "a".."g", "k" (h, i and j are skipped, as fc-solve does); "h" as a target; "hs"
 // (h + suit letter) for the top card of a foundation taken back.
 
 export const COLUMN_CHARS = "1234567890";
-export const CELL_CHARS = "abcdefgijklmnop";
+export const CELL_CHARS = "abcdefgklmnop";
 
 export function columnChar(index) { return COLUMN_CHARS[index]; }
 export function cellChar(index) { return CELL_CHARS[index]; }
@@ -39,7 +39,7 @@ export function readTyped(text, state) {
   const isColumn = (c) => COLUMN_CHARS.indexOf(c) >= 0 && COLUMN_CHARS.indexOf(c) < columns;
   const isCell = (c) => CELL_CHARS.indexOf(c) >= 0 && CELL_CHARS.indexOf(c) < cells;
   const isTarget = (c) => isColumn(c) || isCell(c) || c === "h";
-  const match = /^(h[cdhs]|h|[0-9a-gi-p])?([0-9a-gi-p]|h)?(v[0-9a-f]*)?$/.exec(text);
+  const match = /^(h[cdhs]|h|[0-9a-gk-p])?([0-9a-gk-p]|h)?(v[0-9a-f]*)?$/.exec(text);
   if (text === "" || match === null) {
     return { valid: text === "", complete: false };
   }
