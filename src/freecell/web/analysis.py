@@ -11,7 +11,9 @@ then serves the page at no cost.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -40,6 +42,17 @@ def _solve_in_worker(position: Position, rules: Rules, limit: SearchLimit) -> So
     return solve(position, rules, limit=limit)
 
 
+def _watch_parent(parent: int) -> None:
+    """In a worker: exit as soon as the server that started it is gone (even killed)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 class AnalysisService:
     """Runs analyses in worker processes and records them in ``advisor``."""
 
@@ -51,7 +64,12 @@ class AnalysisService:
         self._running: dict[tuple[Rules, Position], _Job] = {}
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
         self._closed = False
         self._dispatcher = threading.Thread(target=self._dispatch, name="analysis-dispatcher", daemon=True)
         self._dispatcher.start()
@@ -135,4 +153,8 @@ class AnalysisService:
                 job.done.set()
             self._waiting.clear()
             self._wake.notify_all()
+        # A worker may be in the middle of a long search: stop it rather than wait for it.
+        workers = list(getattr(self._pool, "_processes", {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
