@@ -118,9 +118,8 @@ def solve(
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
         searches.append(counted)
-        run = best_first(
-            counted, start, budget, path_weight=strategy.path_weight, cost=_cost, cap=strategy.cap
-        )
+        cap = None if strategy.cap is None else strategy.cap * rules.decks**2  # two decks: longer searches
+        run = best_first(counted, start, budget, path_weight=strategy.path_weight, cost=_cost, cap=cap)
         if run.outcome is Outcome.FOUND:
             steps = first + [step for via in run.path for step in via]
             break
