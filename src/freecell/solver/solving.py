@@ -1,21 +1,25 @@
-"""``solve()``: a portfolio of quick greedy searches, then one that runs to the end.
+"""``solve()``: a portfolio of quick searches, then one that runs to the end.
 
-Each search is greedy best-first over :class:`~freecell.solver.board.FreeCellProblem`.
-The first ones are capped (a few thousand positions each) and rank positions by
-different :class:`~freecell.solver.board.Weights`: when one heuristic leads into a dead
-end, another often walks straight to a win. The last search has no cap of its own and
-runs until it wins, proves the loss or spends the budget:
+Each search is best-first over :class:`~freecell.solver.board.FreeCellProblem`,
+ranking positions by the heuristic plus a small weight times the moves made (weighted
+A*; weight 0 is greedy best-first). The first searches are capped (a few thousand
+positions each) and use different :class:`~freecell.solver.board.Weights` and path
+weights: when one leads into a dead end, another often walks straight to a win. The
+last search has no cap of its own and runs until it wins, proves the loss or spends
+the budget:
 
 * Where foundation cards never come back, the fast problem is already exhaustive: it
   lists every legal single-card move besides the runs, and its reductions (canonical
-  keys, safe cards sent home) are sound. So the last search is a fast one too, and
-  when it runs out of positions the deal is proven unsolvable.
+  keys, safe cards sent home) are sound. So any of its searches that runs out of
+  positions proves the deal unsolvable.
 * Under take-back rules, the last search is over the complete problem: single-card
   moves and take-backs, nothing sent home automatically.
 
-With ``short``, weighted A* (the heuristic plus the moves made) also runs, capped, after
-the first win, and the shorter solution is kept. Every solution is written out as
-public moves and replayed by the rules engine before it is returned.
+With ``short``, more weighted A* searches with heavier path weights run after the first
+win, each bounded by the best length so far, and
+:func:`~freecell.solver.shorten.shorten` then drops the moves the win does not need.
+Every solution is written out as public moves and replayed by the rules engine before
+it is returned.
 """
 
 from __future__ import annotations
@@ -105,8 +109,10 @@ def solve(
 
     SOLVED comes with moves checked by replay; UNSOLVABLE only after an exhaustive search
     with sound reductions; LIMIT_REACHED when the budget ran out first. Raises
+    ``ValueError`` when the table does not have the layout of ``rules``, and
     :class:`~freecell.solver.transcript.SolverError` if a solution fails its replay (a bug).
     """
+    _check_table(position, rules)
     budget = Budget(limit or DEFAULT_LIMIT)
     searches: list[InstrumentedProblem[State, Steps]] = []
     steps: list[Step] | None = None
@@ -175,6 +181,19 @@ def _shorter(
             best = first + [step for via in run.path for step in via]
             best_cost = sum(_cost(via) for via in run.path)
     return shorten(position, rules, write_moves(position, rules, best))
+
+
+def _check_table(position: Position, rules: Rules) -> None:
+    if (len(position.columns), len(position.cells), len(position.foundations)) != (
+        rules.columns,
+        rules.cells,
+        rules.foundation_count,
+    ):
+        raise ValueError(
+            f"the position has {len(position.columns)} columns, {len(position.cells)} cells and "
+            f"{len(position.foundations)} foundations, but {rules.name} with {rules.cells} cells has "
+            f"{rules.columns}, {rules.cells} and {rules.foundation_count}"
+        )
 
 
 def count_non_foundation(moves: list[str] | tuple[str, ...]) -> int:
