@@ -123,3 +123,18 @@ def test_unknown_games_are_404_for_every_assistance_endpoint(client: TestClient)
     for method, path in [("get", "hint"), ("get", "analysis"), ("post", "rewind")]:
         response = getattr(client, method)(f"/api/games/nope/{path}")
         assert response.status_code == 404 and "nope" in response.json()["detail"]
+
+
+def test_a_hint_says_how_many_cards_its_move_carries(client: TestClient) -> None:
+    rules = find_rules("standard")
+    state = new_game(client, rules="standard", deal=617)
+    position = Deal(rules, 617).position()
+    counts = []
+    while state["outcome"] == "playing":
+        hint = poll(client, f"/api/games/{state['id']}/hint")
+        move = position.parse_move(hint["move"], rules)
+        assert hint["count"] == move.count, hint
+        counts.append(hint["count"])
+        state = client.post(f"/api/games/{state['id']}/moves", json={"move": hint["move"]}).json()
+        position = position.apply(move, rules)
+    assert max(counts) > 1  # the line moves a run at least once

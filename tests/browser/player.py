@@ -11,6 +11,8 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
+from freecell import Position, find_rules
+
 
 class Player:
     def __init__(self, page: Page, base: str) -> None:
@@ -44,6 +46,15 @@ class Player:
         assert answer.ok, answer.text()
         state: dict[str, Any] = answer.json()
         return state
+
+    def position(self, game_id: str | None = None) -> Position:
+        """The server's position of ``game_id`` (or of the game in progress), for the library."""
+        state = self.state(game_id)
+        foundations = " ".join(f"{pile['suit']}-{(pile['top'] or '0')[0]}" for pile in state["foundations"])
+        cells = " ".join(card or "-" for card in state["cells"])
+        columns = "\n".join(": " + " ".join(column) for column in state["columns"])
+        board = f"Foundations: {foundations}\nFreecells: {cells}\n{columns}\n"
+        return Position.from_text(board, find_rules(state["rules"]["name"], cells=state["rules"]["cells"]))
 
     # --- reading the table ------------------------------------------------------------
 

@@ -147,5 +147,5 @@ class Assistance:
 def _hint_for(move: Move, position: Position, *, verdict: str | None) -> Hint:
     return Hint(
         move=position.notation(move), source=source_char(move.source), target=place_char(move.target),
-        text=describe(move, position), verdict=verdict,
+        count=move.count, text=describe(move, position), verdict=verdict,
     )

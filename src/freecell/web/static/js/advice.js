@@ -20,8 +20,8 @@ const VERDICTS = {
 
 const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
-/** Ask `request` until its answer is no longer pending (or give up after a while). */
-async function settled(request, isPending, stillWanted) {
+/** Ask `request` until its answer is no longer pending (or give up after a while: null). */
+export async function settled(request, isPending, stillWanted) {
   for (let i = 0; i < MAX_POLLS; i += 1) {
     const answer = await request();
     if (!isPending(answer) || !stillWanted()) {

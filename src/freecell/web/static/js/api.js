@@ -58,7 +58,7 @@ export const api = {
   resume: (id) => call("POST", `${game(id)}/resume`),
   finish: (id) => call("POST", `${game(id)}/finish`),
   hint: (id) => call("GET", `${game(id)}/hint`),
-  analysis: (id) => call("GET", `${game(id)}/analysis`),
+  analysis: (id, { line = false } = {}) => call("GET", `${game(id)}/analysis${line ? "?line=true" : ""}`),
   rewind: (id) => call("POST", `${game(id)}/rewind`),
   destinations: (id, source, count) =>
     call("GET", `${game(id)}/destinations?source=${encodeURIComponent(source)}&count=${count}`),

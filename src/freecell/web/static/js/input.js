@@ -134,7 +134,8 @@ function flyBack(drag) {
 
 /**
  * Wire the keyboard. `keys` answers: typed(buffer) -> "sent" | "wait" | "bad",
- * submit(buffer), undo(), redo(), hint(), newGame(), escape(), activate(element), show(buffer).
+ * submit(buffer), undo(), redo(), hint(), newGame(), stepForward(), stepBack() (the solution
+ * viewer's "." and ","), escape(), activate(element), show(buffer).
  */
 export function wireKeyboard(keys) {
   let buffer = "";
@@ -198,7 +199,9 @@ export function wireKeyboard(keys) {
       return;
     }
     const lower = key.toLowerCase();
-    const command = { u: keys.undo, r: keys.redo, "?": keys.hint, n: keys.newGame }[lower];
+    const command = {
+      u: keys.undo, r: keys.redo, "?": keys.hint, n: keys.newGame, ".": keys.stepForward, ",": keys.stepBack,
+    }[lower];
     if (command && (buffer === "" || waiting)) {
       event.preventDefault();
       if (waiting) {

@@ -9,6 +9,7 @@ import { wireKeyboard, wirePointer } from "./input.js";
 import { setupPanels } from "./panels.js";
 import { moveText, placeKind, readTyped } from "./places.js";
 import { ordered, tapsToFoundation } from "./runs.js";
+import { setupSolution } from "./solution.js";
 import { formatTime, showStatus, toast } from "./status.js";
 import { placeElements, renderTable, sourceCards } from "./table.js";
 
@@ -19,12 +20,13 @@ const tableEl = $("table");
 let state = null;
 let selection = null; // {source, count, card}
 let targets = [];
-let hint = null; // {source, target}
+let hint = null; // {source, target, count, card}
 let lastTap = null;
 let receivedAt = performance.now();
 let token = 0;
 let panels = null;
 let advice = null;
+let solution = null;
 
 // --- drawing ---------------------------------------------------------------------------
 
@@ -41,7 +43,7 @@ function decorate() {
     }
   }
   if (hint) {
-    sourceCards(tableEl, hint.source, 1).forEach((el) => el.classList.add("hint-source"));
+    sourceCards(tableEl, hint.source, hint.count).forEach((el) => el.classList.add("hint-source"));
     placeElements(tableEl, hint.source).forEach((el) => el.classList.add("hint-source"));
     const target = hint.target === "h" && hint.card ? `h${suitOf(hint.card).toLowerCase()}` : hint.target;
     placeElements(tableEl, target).forEach((el) => el.classList.add("hint-target"));
@@ -89,8 +91,11 @@ function elapsed() {
   return state.elapsed_seconds + (running ? (performance.now() - receivedAt) / 1000 : 0);
 }
 
-/** Take a new state from the server: render it and animate what moved. */
-async function accept(next, overrides = new Map()) {
+/**
+ * Take a new state from the server: render it and animate what moved. `byViewer` says the
+ * solution viewer asked for it (any other change of the position closes the viewer).
+ */
+async function accept(next, overrides = new Map(), byViewer = false) {
   const before = snapshot(tableEl);
   const wasPlaying = state?.outcome === "playing";
   const sameGame = state?.id === next.id;
@@ -101,6 +106,7 @@ async function accept(next, overrides = new Map()) {
   hint = null;
   render();
   advice.refresh(next);
+  solution.seen(next, byViewer);
   announce(next);
   if (sameGame) {
     // Not awaited: the next move may start while this one is still sliding.
@@ -174,9 +180,9 @@ async function showHint() {
     }
     const source = answer.source;
     const cards = sourceCards(tableEl, source, 1);
-    hint = { source, target: answer.target, card: cards[0]?.dataset.card ?? null };
+    hint = { source, target: answer.target, count: answer.count ?? 1, card: cards[0]?.dataset.card ?? null };
     decorate();
-    toast(answer.text, "info");
+    toast(`${answer.text} (${answer.move})`, "info");
   });
 }
 
@@ -211,7 +217,9 @@ function pickable(cardEl) {
 async function select(chosen, known = null) {
   selection = chosen;
   targets = [];
-  hint = null;
+  if (hint && hint.source !== chosen.source) {
+    hint = null; // picking up the hinted cards keeps the hint's target lit
+  }
   decorate();
   const mine = ++token;
   try {
@@ -353,6 +361,8 @@ const keys = {
   undo, redo,
   hint: showHint,
   newGame,
+  stepForward: () => solution.forward(),
+  stepBack: () => solution.back(),
   escape: () => { clearSelection(); hint = null; decorate(); },
   activate: (el) => tap(el),
   show: showTyped,
@@ -428,6 +438,11 @@ panels = setupPanels({
   current: () => state,
 });
 advice = setupAdvice({ options: panels.options, current: () => state, accept: (next) => accept(next), toast });
+solution = setupSolution({
+  current: () => state,
+  act: (request) => run(async () => accept(await request(state.id), new Map(), true)),
+  toast,
+});
 wireButtons();
 wirePointer(tableEl, { tap, pickUp, drop, cancelDrag: clearSelection });
 wireKeyboard(keys);

@@ -105,6 +105,7 @@ export function setupPanels({ accept, toast, rerender, current }) {
     const chosen = list.find((r) => r.name === select.value) ?? list[0];
     fillCells(chosen, state?.rules.cells ?? chosen.cells);
     $("new-error").textContent = "";
+    showBoard();
     $("new-dialog").showModal();
   }
 
@@ -112,11 +113,17 @@ export function setupPanels({ accept, toast, rerender, current }) {
     const chosen = rulesList.find((r) => r.name === $("new-rules").value);
     fillCells(chosen, chosen.cells);
   });
-  for (const [field, value] of [["new-number", "number"], ["new-code", "code"]]) {
+  for (const [field, value] of [["new-number", "number"], ["new-code", "code"], ["new-board", "board"]]) {
     $(field).addEventListener("input", () => {
       document.querySelector(`input[name="deal"][value="${value}"]`).checked = true;
     });
   }
+
+  // The board's box opens only when a position of one's own is chosen.
+  const showBoard = () => {
+    $("new-board-box").hidden = !document.querySelector('input[name="deal"][value="board"]').checked;
+  };
+  $("new-form").addEventListener("change", showBoard);
 
   $("new-form").addEventListener("submit", async (event) => {
     if (event.submitter?.value !== "deal") {
@@ -141,6 +148,14 @@ export function setupPanels({ accept, toast, rerender, current }) {
         return;
       }
       body = { code };
+    } else if (kind === "board") {
+      const board = $("new-board").value;
+      if (!board.trim()) {
+        $("new-error").textContent = "Paste a position: one line for each column, deepest card first.";
+        return;
+      }
+      // The server checks the board and names any card missing or there twice.
+      body = { rules, cells, board };
     } else {
       body = { rules, cells, random: true };
       if ($("new-winnable").checked) {
@@ -152,7 +167,7 @@ export function setupPanels({ accept, toast, rerender, current }) {
       $("new-dialog").close("deal");
       await accept(state);
     } catch (error) {
-      $("new-error").textContent = error.message;
+      $("new-error").textContent = kind === "board" ? `This position cannot be played: ${error.message}` : error.message;
     }
   });
 

@@ -47,6 +47,7 @@ export function showStatus(state, elapsed, options, actions) {
   $("undo").disabled = over || !state.can_undo;
   $("redo").disabled = over || !state.can_redo;
   $("hint").disabled = state.outcome !== "playing";
+  $("solution").disabled = state.outcome !== "playing" || Boolean(state.lesson);
   $("auto-finish").hidden = !triviallyWon(state);
   showOutcome(state, actions);
 }
