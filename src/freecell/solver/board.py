@@ -181,7 +181,7 @@ class FreeCellProblem:
         # How deep the next card each foundation needs lies in its column.
         table = b"\xff".join(columns) + b"\xff"
         depth = 0
-        for card in self._homeward(foundations)[0]:
+        for card in (self.homeward.get(foundations) or self._homeward(foundations))[0]:
             where = table.find(card)
             if where >= 0:
                 depth += table.find(255, where) - where - 1
@@ -267,7 +267,7 @@ class FreeCellProblem:
             foundations = _bump(foundations, self._home_pile(moving[0], foundations), 1)
         columns = tuple(listed)
         if self.auto:
-            safe = self._homeward(foundations)[1]
+            safe = (self.homeward.get(foundations) or self._homeward(foundations))[1]
             if safe:
                 if target == HOME:
                     exposed = -1
