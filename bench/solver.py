@@ -14,6 +14,7 @@ time includes starting a process for each deal, so compare its positions, not it
 from __future__ import annotations
 
 import argparse
+import csv
 import math
 import re
 import shutil
@@ -147,6 +148,7 @@ def main() -> None:
     parser.add_argument("--short", action="store_true", help="also solve every deal with short=True")
     parser.add_argument("--no-fc-solve", action="store_true", help="do not run fc-solve")
     parser.add_argument("--slowest", type=int, default=5, help="list this many of the slowest deals")
+    parser.add_argument("--csv", default=None, help="also write one row per deal (ours) to this file")
     options = parser.parse_args()
     rules = find_rules(options.rules, cells=options.cells)
     deals = parse_deals(options.deals)
@@ -156,6 +158,13 @@ def main() -> None:
     ours = run_ours(rules, deals, limit, short=False)
     short_rows = run_ours(rules, deals, limit, short=True) if options.short else None
     mine = summary("ours", ours, short_rows=short_rows)
+    if options.csv:
+        with open(options.csv, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["deal", "status", "seconds", "cpu_seconds", "expanded", "non_foundation_moves"])
+            writer.writerows(
+                [row.deal, row.status, f"{row.seconds:.6f}", f"{row.cpu:.6f}", row.expanded, row.length] for row in ours
+            )
     slowest = sorted(ours, key=lambda row: row.seconds, reverse=True)[: options.slowest]
     print("ours      slowest: " + ", ".join(
         f"{row.deal} {row.status} {row.seconds * 1000:.0f} ms {row.expanded} pos" for row in slowest

@@ -64,8 +64,9 @@ PORTFOLIO: Final = (
     Strategy(MAIN_WEIGHTS, 8, 500),
     Strategy(Weights(cell=40), 0, 1_500),
     Strategy(Weights(disorder=6, off_run=6, cell=28), 8, 4_000),
+    Strategy(MAIN_WEIGHTS, 0, 1_500),
 )
-FINAL: Final = Strategy(MAIN_WEIGHTS, 8, None)
+FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
 # The searches for a shorter solution, each bounded by the best length so far.
 SHORT_PLAN: Final = (
     Strategy(MAIN_WEIGHTS, 13, 3_000),
