@@ -13,13 +13,18 @@ target). :mod:`freecell.solver.transcript` turns steps back into public moves.
 
 Two problems share this module:
 
-* the *fast* one moves a run as one step (within the capacity), only into the first
-  empty column, and sends every safe card home after each step;
-* the *complete* one lists every legal single-card move (and take-backs where the rules
-  allow them). Its reachable states are those of the game itself, so when its search
-  runs out of states no win exists. Its only reductions are sound: the canonical key,
-  and sending home a card that nothing in play could ever be placed on (not at all
-  under take-back rules, where a card taken back could be).
+* the *fast* one moves a run as one step (within the capacity), into the first empty
+  column only (empty columns are interchangeable), and sends every safe card home
+  after each step. It also lists every legal single-card move, so where foundation
+  cards never come back it reaches every position the game can reach, up to those
+  symmetries and safe moves home: when its search runs out of positions, no win exists;
+* the *complete* one, for take-back rules, lists every legal single-card move and
+  every take-back, and sends nothing home by itself: a card taken back could be
+  placed on a card sent home, so no move home is safe there.
+
+A card is sent home safely when nothing in play could ever be placed on it: every
+opposite-colour card one rank lower is home (alternate colours), or every card of its
+suit one rank lower (same suit; with one deck, always true of a card that can go home).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ Steps = tuple[Step, ...]
 Successor = tuple[bytes, State, Steps]
 CardLists = tuple[tuple[int, ...], ...]
 
+
 @dataclass(frozen=True, slots=True)
 class Weights:
     """What each feature of a table costs the heuristic (lower is closer to a win).
@@ -60,7 +66,6 @@ class Weights:
     cell: int = 14
     empty_column: int = 40
     next: int = 6
-    space: int = 0
 
 
 Features = tuple[int, int, int, int]
@@ -185,11 +190,7 @@ class FreeCellProblem:
             where = table.find(card)
             if where >= 0:
                 depth += table.find(255, where) - where - 1
-        value = sum(map(self.values.__getitem__, columns)) + self.cell_weight * len(cells) + self.weights.next * depth
-        if self.weights.space:
-            # Room to move runs: the capacity of an occupied column.
-            value -= self.weights.space * ((self.cell_count - len(cells) + 1) << columns.count(b""))
-        return value
+        return sum(map(self.values.__getitem__, columns)) + self.cell_weight * len(cells) + self.weights.next * depth
 
     # --- moves ---------------------------------------------------------------------
 
