@@ -233,7 +233,7 @@ def test_no_hint_when_no_legal_move_is_left(client: TestClient) -> None:
     state = new_game(client, rules="standard", cells=0, deal=1)  # deal 1 without cells: stuck at once
     assert state["outcome"] == "lost"
     assert client.get(f"/api/games/{state['id']}/hint").json() == {
-        "move": None, "source": None, "target": None, "text": "No legal move is left",
+        "move": None, "source": None, "target": None, "count": None, "text": "No legal move is left",
         "verdict": "not-winnable", "pending": False,
     }
 

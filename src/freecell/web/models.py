@@ -138,7 +138,7 @@ class Hint(BaseModel):
     move: str | None
     source: str | None = None
     target: str | None = None
-    count: int = Field(1, description="how many cards the move carries (the page highlights them all)")
+    count: int | None = Field(None, description="how many cards the move carries (the page lights them all)")
     text: str
     verdict: Verdict | None = Field(None, description="what the solver knows of the position")
     pending: bool = Field(False, description="the solver is still thinking: ask again shortly")

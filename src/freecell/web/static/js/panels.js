@@ -123,7 +123,12 @@ export function setupPanels({ accept, toast, rerender, current }) {
   const showBoard = () => {
     $("new-board-box").hidden = !document.querySelector('input[name="deal"][value="board"]').checked;
   };
-  $("new-form").addEventListener("change", showBoard);
+  $("new-form").addEventListener("change", (event) => {
+    showBoard();
+    if (event.target.name === "deal" && event.target.value === "board") {
+      $("new-board").focus();
+    }
+  });
 
   $("new-form").addEventListener("submit", async (event) => {
     if (event.submitter?.value !== "deal") {

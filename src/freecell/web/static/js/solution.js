@@ -28,8 +28,17 @@ export function setupSolution({ current, act, toast }) {
   let steps = []; // for each of them, how many actions the server counted (several under strict rules)
   let seenMoves = 0; // the move counter after the viewer's last action
   let playing = false;
-  let busy = false;
   let generation = 0;
+  // Steps run one after another, each reading the line where the last one left it, so
+  // quick presses of "." are all played and never play the same move twice.
+  let chain = Promise.resolve(false);
+
+  function enqueue(step) {
+    const mine = generation;
+    const next = chain.then(() => (open && mine === generation ? step() : false));
+    chain = next.catch(() => false);
+    return next;
+  }
 
   function update() {
     $("solution-bar").hidden = !open;
@@ -44,11 +53,12 @@ export function setupSolution({ current, act, toast }) {
     }
     const state = current();
     const done = index >= line.length;
+    const won = state?.outcome === "won";
     $("solution-position").textContent = `${index} / ${line.length}`;
     $("solution-message").textContent = done
-      ? "Solution: played to the end."
+      ? `Solution played to the end${won ? ": the game is won." : "."}`
       : `Solution from here. Next move: ${line[index]}`;
-    $("solution-back").disabled = index === 0 || !state?.can_undo || state?.outcome === "won";
+    $("solution-back").disabled = index === 0 || !state?.can_undo || won;
     $("solution-forward").disabled = done;
     $("solution-play").disabled = done;
     const [icon, word] = playing ? ["❚❚", "Pause"] : ["▶", "Play"];
@@ -110,15 +120,13 @@ export function setupSolution({ current, act, toast }) {
   }
 
   async function forward() {
-    if (!open || busy || index >= line.length) {
+    if (index >= line.length) {
       return false;
     }
-    busy = true;
     const mine = generation;
     const before = current().moves;
     const move = line[index];
     const ok = await act((id) => api.move(id, move));
-    busy = false;
     if (!ok || mine !== generation) {
       playing = false;
       update();
@@ -131,20 +139,17 @@ export function setupSolution({ current, act, toast }) {
   }
 
   async function back() {
-    if (!open || busy || index === 0) {
-      return;
+    if (index === 0) {
+      return false;
     }
-    playing = false;
-    busy = true;
     const mine = generation;
     const count = steps[steps.length - 1];
     let undone = 0;
     while (undone < count && (await act((id) => api.undo(id)))) {
       undone += 1;
     }
-    busy = false;
     if (mine !== generation) {
-      return;
+      return false;
     }
     if (undone === count) {
       steps.pop();
@@ -153,6 +158,19 @@ export function setupSolution({ current, act, toast }) {
       steps[steps.length - 1] -= undone; // the undo limit stopped it part way
     }
     update();
+    return undone === count;
+  }
+
+  /** A step asked for by the player (a button or a key): it pauses the playing first. */
+  function stepBy(step) {
+    if (!open || !line.length) {
+      return;
+    }
+    if (playing) {
+      playing = false;
+      update();
+    }
+    enqueue(step);
   }
 
   function delay() {
@@ -169,7 +187,7 @@ export function setupSolution({ current, act, toast }) {
     update();
     const mine = generation;
     while (playing && mine === generation && index < line.length) {
-      if (!(await forward())) {
+      if (!(await enqueue(forward))) {
         break;
       }
       await wait(delay());
@@ -189,7 +207,8 @@ export function setupSolution({ current, act, toast }) {
       }
       await navigator.clipboard.writeText(text);
       field.hidden = true;
-      $("solution-copy").textContent = "Copied ✓";
+      // On a phone the button shows only the tick; the toast says the rest.
+      $("solution-copy").innerHTML = '<span class="wide-only">Copied </span>✓';
       toast(`Copied the remaining ${line.length - index} moves.`, "info");
       setTimeout(() => { $("solution-copy").textContent = "Copy"; }, 2500);
     } catch {
@@ -223,8 +242,8 @@ export function setupSolution({ current, act, toast }) {
 
   $("solution").addEventListener("click", () => (open ? close() : show()));
   $("solution-close").addEventListener("click", close);
-  $("solution-forward").addEventListener("click", forward);
-  $("solution-back").addEventListener("click", back);
+  $("solution-forward").addEventListener("click", () => stepBy(forward));
+  $("solution-back").addEventListener("click", () => stepBy(back));
   $("solution-play").addEventListener("click", togglePlay);
   $("solution-copy").addEventListener("click", copy);
   $("solution-speed").addEventListener("change", () => {
@@ -237,8 +256,8 @@ export function setupSolution({ current, act, toast }) {
 
   return {
     seen,
-    forward: () => { if (open) { forward(); } },
-    back: () => { if (open) { back(); } },
+    forward: () => stepBy(forward),
+    back: () => stepBy(back),
     isOpen: () => open,
   };
 }
