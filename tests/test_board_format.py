@@ -136,3 +136,11 @@ def test_boards_as_fc_solve_prints_them_keep_each_cell_in_its_place() -> None:
     full = parse_board(FC_SOLVE_PRINTED.replace("Freecells:          2S  KC", "Freecells:  2S  4H  KC  KD")
                        .replace("TC 4H KH", "TC KH").replace("KD 4C", "4C"))
     assert [card_name(card) for card in full.cells if card is not None] == ["2S", "4H", "KC", "KD"]
+
+
+def test_a_card_written_in_place_of_another_names_both() -> None:
+    board = Deal(STANDARD, 1).position().to_text()
+    assert " KD" in board
+    swapped = board.replace(" KD", " JD", 1)
+    with pytest.raises(InvalidPositionError, match=r"^cards there more than once: JD; 1 card missing: KD$"):
+        parse_board(swapped)

@@ -149,18 +149,17 @@ def check_cards(position: Position, rules: Rules, *, partial: bool = False) -> N
     for pile, height in enumerate(position.foundations):
         counts.update(make_card(rank, pile % 4) for rank in range(1, height + 1))
     copies = rules.decks
+    problems = []
     too_many = sorted(card for card, n in counts.items() if n > copies)
     if too_many:
         names = ", ".join(card_name(card) for card in too_many)
-        raise InvalidPositionError(f"cards there more than {_times(copies)}: {names}")
-    if partial:
-        return
-    missing = sorted(card for card in range(52) for _ in range(copies - counts[card]))
+        problems.append(f"cards there more than {_times(copies)}: {names}")
+    missing = [] if partial else sorted(card for card in range(52) for _ in range(copies - counts[card]))
     if missing:
         names = ", ".join(card_name(card) for card in missing)
-        raise InvalidPositionError(
-            f"{len(missing)} card{'s' if len(missing) > 1 else ''} missing: {names}"
-        )
+        problems.append(f"{len(missing)} card{'s' if len(missing) > 1 else ''} missing: {names}")
+    if problems:
+        raise InvalidPositionError("; ".join(problems))
 
 
 def _times(copies: int) -> str:
