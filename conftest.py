@@ -1,4 +1,4 @@
-"""Settings for the whole suite."""
+"""Settings for the whole test suite (here at the root, beside pyproject.toml)."""
 
 from hypothesis import HealthCheck, settings
 
