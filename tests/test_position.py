@@ -243,7 +243,7 @@ def test_eight_off_kings_only_fill_an_empty_column_and_it_has_eight_cells() -> N
     position = _board("Freecells: - - - - - - - 5C\n: 5H\n: KH QH\n:\n", rules)
     assert len(position.cells) == 8
     assert _why(position, "13", rules) == "only a king may fill an empty column under these rules"
-    assert _why(position, "i3", rules) == "only a king may fill an empty column under these rules"
+    assert _why(position, "k3", rules) == "only a king may fill an empty column under these rules"
     assert _why(position, "23", rules) == "only a king may fill an empty column under these rules"
     assert position.why_illegal(Move(Place.column(1), Place.column(2), 2), rules) is None
     assert _why(position, "1g", rules) is None
