@@ -147,8 +147,8 @@ def format_move(move: Move, position: Position) -> str:
     if source.kind is PlaceKind.FOUNDATION:
         head = FOUNDATION_CHAR + SUIT_CHARS[source.index]
     else:
-        head = _char(source)
-    text = head + _char(target)
+        head = place_char(source)
+    text = head + place_char(target)
     if (
         move.count > 1
         and target.kind is PlaceKind.COLUMN
@@ -164,7 +164,8 @@ def format_move_text(move: MoveText) -> str:
     return head + move.target + tail
 
 
-def _char(place: Place) -> str:
+def place_char(place: Place) -> str:
+    """A place as the notation writes it: a column digit, a cell letter, or ``h``."""
     if place.kind is PlaceKind.COLUMN:
         return COLUMN_CHARS[place.index]
     if place.kind is PlaceKind.CELL:

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from freecell.game import NothingToUndoError
 from freecell.lessons import LESSONS, UnknownLessonError
-from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS
+from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS, place_char
 from freecell.position import Place
 from freecell.rules import PRESETS, find_rules
 from freecell.store import PresetStats, Store, default_path
@@ -41,7 +41,6 @@ from freecell.web.models import (
     RulesEntry,
     capacity_detail,
     game_state,
-    place_char,
 )
 from freecell.web.session import GameOverError, NotTriviallyWonError, Session
 

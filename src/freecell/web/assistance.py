@@ -15,12 +15,13 @@ from typing import Final
 
 from freecell.advisor import Advisor, Analysis, Verdict, winnable_deal
 from freecell.game import Outcome
+from freecell.notation import place_char
 from freecell.position import Move, Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult
 from freecell.web.analysis import AnalysisService
 from freecell.web.hint import describe, hint_move
-from freecell.web.models import AnalysisState, Hint, LosingMove, place_char, source_char
+from freecell.web.models import AnalysisState, Hint, LosingMove, source_char
 from freecell.web.session import Session
 
 HINT_WAIT: Final = 0.25

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from freecell.cards import SUIT_LETTERS, card_name
-from freecell.notation import CELL_CHARS, COLUMN_CHARS, FOUNDATION_CHAR, SUIT_CHARS
+from freecell.notation import SUIT_CHARS, place_char
 from freecell.position import Place, PlaceKind, Position
 from freecell.rules import Rules, SequenceMoves
 from freecell.web.rules_text import HELP_TEXT, RULES_TEXT
@@ -168,15 +168,6 @@ class LessonInfo(BaseModel):
 
 
 # --- from the library to JSON -------------------------------------------------------------
-
-
-def place_char(place: Place) -> str:
-    """A place as the notation writes it: a column digit, a cell letter, or ``h``."""
-    if place.kind is PlaceKind.COLUMN:
-        return COLUMN_CHARS[place.index]
-    if place.kind is PlaceKind.CELL:
-        return CELL_CHARS[place.index]
-    return FOUNDATION_CHAR
 
 
 def source_char(place: Place) -> str:
