@@ -12,7 +12,8 @@ the budget:
   lists every legal single-card move besides the runs, and its reductions (canonical
   keys, safe cards sent home) are sound. So any of its searches that runs out of
   positions proves the deal unsolvable.
-* Under take-back rules, the last search is over the complete problem: single-card
+* Under take-back rules, a fast search (without take-backs) first runs to its end,
+  and if it finds no win, the last search is over the complete problem: single-card
   moves and take-backs, nothing sent home automatically.
 
 With ``short``, more weighted A* searches with heavier path weights run after the first
@@ -119,6 +120,10 @@ def solve(
     steps: list[Step] | None = None
     status = SolveStatus.LIMIT_REACHED
     plan = [(FreeCellProblem(rules, complete=False, weights=strategy.weights), strategy) for strategy in PORTFOLIO]
+    if rules.takes_back:
+        # Wins without take-backs are found faster without them: run that search to its
+        # end before the complete one.
+        plan.append((FreeCellProblem(rules, complete=False, weights=FINAL.weights), FINAL))
     final = FreeCellProblem(rules, complete=rules.takes_back, weights=FINAL.weights)
     plan.append((final, FINAL))
     for problem, strategy in plan:
