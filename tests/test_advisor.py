@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from freecell import Deal, Position, find_rules
-from freecell.advisor import Advisor, Difficulty, Verdict, grade, translate_line, winnable_deal
+from freecell.advisor import Advisor, Analysis, Difficulty, Verdict, grade, translate_line, winnable_deal
 from freecell.game import replay
 from freecell.solver import SearchLimit
 
@@ -84,4 +84,13 @@ def test_winnable_deals_are_won_and_graded(name: str) -> None:
     assert found.analysis.verdict is Verdict.WINNABLE
     assert replay(found.deal.position(), rules, found.analysis.line).is_won()
     assert found.difficulty in set(Difficulty)
-    assert grade(found.analysis) is found.difficulty
+    assert grade(found.analysis, rules) is found.difficulty
+
+
+def test_grades_weigh_a_line_against_the_ruleset() -> None:
+    line = tuple(["12"] * 60 + ["1h"] * 52)
+    analysis = Analysis(Verdict.WINNABLE, line, expanded=300)
+    assert grade(analysis, STANDARD) is Difficulty.HARD
+    assert grade(analysis, find_rules("strict")) is Difficulty.EASY  # 60 one-card moves is short there
+    assert grade(analysis, find_rules("double")) is Difficulty.EASY
+    assert grade(Analysis(Verdict.WINNABLE, line[:40] + line[60:], expanded=300), STANDARD) is Difficulty.MEDIUM

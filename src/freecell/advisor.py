@@ -26,7 +26,7 @@ from freecell.deals import Deal, random_deal
 from freecell.game import ReplayError, replay
 from freecell.notation import CELL_CHARS, COLUMN_CHARS
 from freecell.position import Position
-from freecell.rules import Rules
+from freecell.rules import Rules, SequenceMoves
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 
 HINT_LIMIT: Final = SearchLimit(seconds=3.0, positions=300_000, memory_mb=600)
@@ -221,13 +221,17 @@ def _matching(source: Sequence[object], target: Sequence[object], *, empty: obje
     return mapping
 
 
-def grade(analysis: Analysis) -> Difficulty:
+def grade(analysis: Analysis, rules: Rules) -> Difficulty:
     """Easy, medium or hard, from the length of the winning line (moves that do not go
-    home) and how hard the search worked to find it."""
+    home) and how hard the search worked to find it, both measured against a standard
+    deal: a double deck's line is twice as long and its search far wider, and under
+    single-card rules a run costs a move per card."""
     length = sum(1 for text in analysis.line if text[1] != "h" or text[0] == "h")
-    if length <= 35 and analysis.expanded <= 400:
+    length_scale = rules.decks * (2.2 if rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS else 1.0)
+    search_scale = rules.decks**3
+    if length <= 35 * length_scale and analysis.expanded <= 400 * search_scale:
         return Difficulty.EASY
-    if length <= 50 and analysis.expanded <= 5_000:
+    if length <= 50 * length_scale and analysis.expanded <= 5_000 * search_scale:
         return Difficulty.MEDIUM
     return Difficulty.HARD
 
@@ -252,5 +256,5 @@ def winnable_deal(
         result = solver(deal.position(), rules, limit)
         if result.status is SolveStatus.SOLVED:
             analysis = Analysis(Verdict.WINNABLE, result.moves, result.expanded, result.seconds)
-            return WinnableDeal(deal, analysis, grade(analysis), tries)
+            return WinnableDeal(deal, analysis, grade(analysis, rules), tries)
     raise RuntimeError(f"no winnable {rules.name} deal was found in {max_tries} tries")
