@@ -361,15 +361,23 @@ export function setupPanels({ accept, toast, rerender, current }) {
     }
   }
 
+  // Answers can arrive out of order when the inputs change quickly: only the answer to
+  // the latest question is shown.
+  let tryToken = 0;
   async function tryCalculator() {
     const state = current();
     const cells = Number($("calc-cells").value);
     const columns = Number($("calc-columns").value);
+    const mine = ++tryToken;
+    let text;
     try {
       const answer = await api.capacity(state.id, cells, columns);
-      $("calc-try-out").textContent = `to an occupied column ${answer.formula_occupied} · to an empty one ${answer.formula_empty}`;
+      text = `to an occupied column ${answer.formula_occupied} · to an empty one ${answer.formula_empty}`;
     } catch (error) {
-      $("calc-try-out").textContent = error.message;
+      text = error.message;
+    }
+    if (mine === tryToken) {
+      $("calc-try-out").textContent = text;
     }
   }
   $("calc-form").addEventListener("input", () => {
