@@ -78,7 +78,16 @@ export function setupPanels({ accept, toast, rerender, current }) {
     const dialog = $("confirm-dialog");
     return new Promise((resolve) => {
       dialog.returnValue = "";
-      dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+      // The "close" event comes a task later: when the dialog is asked again at once, the
+      // earlier closing's event arrives while it is open again, and must not answer for it.
+      const closed = () => {
+        if (dialog.open) {
+          return;
+        }
+        dialog.removeEventListener("close", closed);
+        resolve(dialog.returnValue === "ok");
+      };
+      dialog.addEventListener("close", closed);
       dialog.showModal();
       $("confirm-ok").focus();
     });
