@@ -254,7 +254,7 @@ class Position:
     def why_illegal(self, move: Move, rules: Rules) -> str | None:
         """None when ``move`` is legal, else a short reason a player can read."""
         source, target, count = move.source, move.target, move.count
-        if not self._place_exists(source, rules) or not self._place_exists(target, rules):
+        if not self._place_exists(source) or not self._place_exists(target):
             return "there is no such place on this table"
         if source == target:
             return "a card must move to another place"
@@ -318,7 +318,7 @@ class Position:
             columns = 0
         return f"({self.empty_cells} empty cells + 1) × 2^{max(columns, 0)}"
 
-    def _place_exists(self, place: Place, rules: Rules) -> bool:
+    def _place_exists(self, place: Place) -> bool:
         if place.kind is PlaceKind.COLUMN:
             return 0 <= place.index < len(self.columns)
         if place.kind is PlaceKind.CELL:

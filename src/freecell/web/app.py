@@ -14,7 +14,7 @@ from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -308,10 +308,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
 
     @app.get("/", include_in_schema=False, response_model=None)
     def index() -> Response:
-        page = STATIC / "index.html"
-        if page.is_file():
-            return FileResponse(page)
-        return HTMLResponse("<!doctype html><title>FreeCell</title><p>The page is not built yet. The API is at /api.")
+        return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
