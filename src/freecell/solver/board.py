@@ -22,6 +22,11 @@ Two problems share this module:
   every take-back, and sends nothing home by itself: a card taken back could be
   placed on a card sent home, so no move home is safe there.
 
+An *eager* fast problem sends every card home as soon as it may go. That loses wins
+now and then (a card sent home may be the only place for another), so an eager search
+that runs out of positions proves nothing; but it makes searches shorter and their
+solutions too, and the portfolio's quick searches use it.
+
 A card is sent home safely when nothing in play could ever be placed on it: every
 opposite-colour card one rank lower is home (alternate colours), or every card of its
 suit one rank lower (same suit; with one deck, always true of a card that can go home).
@@ -136,16 +141,20 @@ class FreeCellProblem:
     ``complete`` lists every legal single-card move (see the module docstring);
     otherwise runs move as one step and only the moves a player would consider are
     listed. ``auto`` sends safe cards home after each step (never used for a complete
-    search under take-back rules, where it would not be sound).
+    search under take-back rules, where it would not be sound); ``eager`` (never for a
+    complete problem) sends every card that may go home.
     """
 
-    def __init__(self, rules: Rules, *, complete: bool, weights: Weights = Weights()) -> None:
+    def __init__(
+        self, rules: Rules, *, complete: bool, weights: Weights = Weights(), eager: bool = False
+    ) -> None:
         self.rules = rules
         self.weights = weights
         self.cell_weight = weights.in_play + weights.cell
         self.complete = complete
         self.takes_back = rules.takes_back
         self.auto = not (complete and rules.takes_back)
+        self.eager = eager and not complete
         self.back_to_cell = rules.foundation_return is FoundationReturn.TO_TABLEAU_OR_CELL
         self.cell_count = rules.cells
         self.pile_count = rules.foundation_count
@@ -176,10 +185,32 @@ class FreeCellProblem:
         cards in play decide the foundations."""
         return b"\xff".join(sorted(state[0])) + b"\xfe" + state[1]
 
-    @staticmethod
-    def is_goal(state: State) -> bool:
-        """No card left in play (for a full deck, every card home)."""
-        return not state[1] and not any(state[0])
+    def is_goal(self, state: State) -> bool:
+        """Won already: no card in any column lies on a card of lower rank, so the cards
+        can go home one after another, always the lowest that is wanted next (see
+        :meth:`finish`). Nothing more needs searching there."""
+        features = self.features
+        return all(not features[column][1] for column in state[0])
+
+    def finish(self, state: State) -> list[Step]:
+        """The steps that send every card home from a goal state (see :meth:`is_goal`):
+        the lowest card wanted next always lies on top of its column or in a cell."""
+        steps: list[Step] = []
+        while state[1] or any(state[0]):
+            ready = self._homeward(state[2])[0]
+            step = next(
+                (
+                    (index, HOME, 1)
+                    for index, column in enumerate(state[0])
+                    if column and column[-1] in ready
+                ),
+                None,
+            ) or next(((CELL + card, HOME, 1) for card in state[1] if card in ready), None)
+            if step is None:
+                raise AssertionError(f"not a goal state: {state}")
+            state, taken = self.apply(state, step)
+            steps.extend(taken)
+        return steps
 
     def heuristic(self, state: State) -> int:
         columns, cells, foundations = state
@@ -206,10 +237,15 @@ class FreeCellProblem:
         known = self.homeward.get(foundations)
         if known is None:
             ready = {(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13}
-            safe = {
-                card for card in ready
-                if all(foundations[pile] >= card >> 2 for pile in self.safe_needs[card])
-            } if self.auto else set()
+            if not self.auto:
+                safe: set[int] = set()
+            elif self.eager:
+                safe = ready
+            else:
+                safe = {
+                    card for card in ready
+                    if all(foundations[pile] >= card >> 2 for pile in self.safe_needs[card])
+                }
             known = self.homeward[foundations] = (frozenset(ready), frozenset(safe))
         return known
 

@@ -31,7 +31,9 @@ class Problem(Protocol[S, T_co]):
 
     def key(self, state: S) -> bytes: ...
 
-    def is_goal(self, state: S) -> bool: ...
+    def is_goal(self, state: S) -> bool:
+        """Whether the search may stop at ``state``."""
+        ...
 
     def heuristic(self, state: S) -> int: ...
 
@@ -108,11 +110,12 @@ class Outcome(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class SearchRun(Generic[T]):
-    """How a search ended, and the path to the goal when one was found."""
+class SearchRun(Generic[S, T]):
+    """How a search ended, and the path to the goal and the goal when one was found."""
 
     outcome: Outcome
     path: tuple[T, ...] = ()
+    goal: S | None = None
 
 
 def best_first(
@@ -124,7 +127,7 @@ def best_first(
     cost: Callable[[T], int],
     cap: int | None = None,
     bound: int | None = None,
-) -> SearchRun[T]:
+) -> SearchRun[S, T]:
     """Expand first the state of lowest ``h + path_weight * g``, each canonical key once.
 
     ``h`` is the heuristic and ``g`` the sum of ``cost`` over the path: a path weight of
@@ -135,6 +138,8 @@ def best_first(
     ``start`` (within the bound) was expanded without reaching the goal.
     """
     start_key = problem.key(start)
+    if problem.is_goal(start):
+        return SearchRun(Outcome.FOUND, (), start)
     came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
     frontier: list[tuple[int, int, int, bytes, S]] = [(problem.heuristic(start), 0, 0, start_key, start)]
     tie = 0
@@ -149,8 +154,6 @@ def best_first(
     successors = problem.successors
     while frontier:
         _, _, g, key, state = heappop(frontier)
-        if is_goal(state):
-            return SearchRun(Outcome.FOUND, _path(came_from, key))
         if expanded == stop_at or (expanded % _CHECK_EVERY == 0 and budget.exhausted(len(came_from))):
             return SearchRun(Outcome.LIMIT)
         expanded += 1
@@ -162,6 +165,8 @@ def best_first(
             if bound is not None and child_g >= bound:
                 continue
             came_from[child_key] = (key, via)
+            if is_goal(child):  # checked here rather than when taken from the frontier
+                return SearchRun(Outcome.FOUND, _path(came_from, child_key), child)
             tie -= 1  # among equals, the newest first: the search dives
             heappush(frontier, (heuristic(child) + path_weight * child_g, tie, child_g, child_key, child))
     return SearchRun(Outcome.EXHAUSTED)

@@ -4,7 +4,9 @@ Each search is best-first over :class:`~freecell.solver.board.FreeCellProblem`,
 ranking positions by the heuristic plus a small weight times the moves made (weighted
 A*; weight 0 is greedy best-first). The first searches are capped (a few thousand
 positions each) and use different :class:`~freecell.solver.board.Weights` and path
-weights: when one leads into a dead end, another often walks straight to a win. The
+weights: when one leads into a dead end, another often walks straight to a win. They
+send every card home as soon as it may go (*eager*): fewer positions, shorter
+solutions, but no proof when they run out of positions. The
 last search has no cap of its own and runs until it wins, proves the loss or spends
 the budget:
 
@@ -38,6 +40,7 @@ from freecell.solver.search import (
     InstrumentedProblem,
     Outcome,
     SearchLimit,
+    SearchRun,
     best_first,
 )
 from freecell.solver.shorten import shorten
@@ -50,11 +53,13 @@ DEFAULT_LIMIT: Final = SearchLimit(seconds=60.0, memory_mb=1000)
 class Strategy:
     """One search of the portfolio: the heuristic's weights, the weight of the path's
     cost in the priority (0: greedy best-first; more: weighted A*, shorter solutions),
-    and a cap on positions expanded (None: run to the end)."""
+    a cap on positions expanded (None: run to the end), and whether every card goes home
+    as soon as it may (see :class:`~freecell.solver.board.FreeCellProblem`)."""
 
     weights: Weights
     path_weight: int
     cap: int | None
+    eager: bool = False
 
 
 # Measured on Microsoft deals 1-500: the first strategy solves about 96% of deals
@@ -62,10 +67,10 @@ class Strategy:
 # deal where it got lost.
 MAIN_WEIGHTS: Final = Weights(in_play=16, disorder=5, off_run=14, depth=2, cell=28, empty_column=23, next=3)
 PORTFOLIO: Final = (
-    Strategy(MAIN_WEIGHTS, 8, 500),
-    Strategy(Weights(cell=40), 0, 1_500),
-    Strategy(Weights(disorder=6, off_run=6, cell=28), 8, 4_000),
-    Strategy(MAIN_WEIGHTS, 0, 1_500),
+    Strategy(MAIN_WEIGHTS, 8, 500, eager=True),
+    Strategy(Weights(cell=40), 0, 1_500, eager=True),
+    Strategy(Weights(disorder=6, off_run=6, cell=28), 8, 4_000, eager=True),
+    Strategy(MAIN_WEIGHTS, 0, 1_500, eager=True),
 )
 FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
 # The searches for a shorter solution, each bounded by the best length so far.
@@ -119,7 +124,10 @@ def solve(
     searches: list[InstrumentedProblem[State, Steps]] = []
     steps: list[Step] | None = None
     status = SolveStatus.LIMIT_REACHED
-    plan = [(FreeCellProblem(rules, complete=False, weights=strategy.weights), strategy) for strategy in PORTFOLIO]
+    plan = [
+        (FreeCellProblem(rules, complete=False, weights=strategy.weights, eager=strategy.eager), strategy)
+        for strategy in PORTFOLIO
+    ]
     if rules.takes_back:
         # Wins without take-backs are found faster without them: run that search to its
         # end before the complete one.
@@ -133,9 +141,9 @@ def solve(
         cap = None if strategy.cap is None else strategy.cap * rules.decks**2  # two decks: longer searches
         run = best_first(counted, start, budget, path_weight=strategy.path_weight, cost=_cost, cap=cap)
         if run.outcome is Outcome.FOUND:
-            steps = first + [step for via in run.path for step in via]
+            steps = _winning_steps(problem, first, run)
             break
-        if run.outcome is Outcome.EXHAUSTED and (problem is final or not rules.takes_back):
+        if run.outcome is Outcome.EXHAUSTED and not problem.eager and (problem is final or not rules.takes_back):
             status = SolveStatus.UNSOLVABLE
             break
         if budget.exhausted(0):
@@ -170,7 +178,7 @@ def _shorter(
     for strategy in SHORT_PLAN:
         if budget.exhausted(0):
             break
-        problem = FreeCellProblem(rules, complete=False, weights=strategy.weights)
+        problem = FreeCellProblem(rules, complete=False, weights=strategy.weights, eager=strategy.eager)
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
         searches.append(counted)
@@ -184,9 +192,16 @@ def _shorter(
             bound=best_cost,
         )
         if run.outcome is Outcome.FOUND:
-            best = first + [step for via in run.path for step in via]
+            best = _winning_steps(problem, first, run)
             best_cost = sum(_cost(via) for via in run.path)
     return shorten(position, rules, write_moves(position, rules, best))
+
+
+def _winning_steps(problem: FreeCellProblem, first: list[Step], run: SearchRun[State, Steps]) -> list[Step]:
+    """Every step of a search's win: those before it began, its path, and the cards sent
+    home from the goal it stopped at."""
+    assert run.goal is not None
+    return first + [step for via in run.path for step in via] + problem.finish(run.goal)
 
 
 def _check_table(position: Position, rules: Rules) -> None:
