@@ -49,7 +49,9 @@ Columns = tuple[bytes, ...]
 State = tuple[Columns, bytes, bytes]
 Step = tuple[int, int, int]
 Steps = tuple[Step, ...]
-Successor = tuple[bytes, State, Steps]
+Rated = tuple[int, Step]
+# The heuristic :meth:`FreeCellProblem.rated_moves` gives a child already won: taken first.
+WON: Final = -(10**9)
 CardLists = tuple[tuple[int, ...], ...]
 
 
@@ -190,7 +192,7 @@ class FreeCellProblem:
         can go home one after another, always the lowest that is wanted next (see
         :meth:`finish`). Nothing more needs searching there."""
         features = self.features
-        return all(not features[column][1] for column in state[0])
+        return not any([features[column][1] for column in state[0]])
 
     def finish(self, state: State) -> list[Step]:
         """The steps that send every card home from a goal state (see :meth:`is_goal`):
@@ -213,15 +215,17 @@ class FreeCellProblem:
         return steps
 
     def heuristic(self, state: State) -> int:
+        """How far ``state`` looks from a win: each column's value, the cards in cells,
+        and how deep the card each foundation needs next lies in its column.
+        :meth:`rated_moves` works out the same figure for a child from its parent's."""
         columns, cells, foundations = state
-        # How deep the next card each foundation needs lies in its column.
-        table = b"\xff".join(columns) + b"\xff"
-        depth = 0
-        for card in (self.homeward.get(foundations) or self._homeward(foundations))[0]:
-            where = table.find(card)
-            if where >= 0:
-                depth += table.find(255, where) - where - 1
-        return sum(map(self.values.__getitem__, columns)) + self.cell_weight * len(cells) + self.weights.next * depth
+        wanted = (self.homeward.get(foundations) or self._homeward(foundations))[0]
+        values = self.values
+        return (
+            sum([values[column] for column in columns])
+            + self.cell_weight * len(cells)
+            + self.weights.next * sum([_depth(column, wanted) for column in columns])
+        )
 
     # --- moves ---------------------------------------------------------------------
 
@@ -317,12 +321,19 @@ class FreeCellProblem:
                 return (columns, cells, foundations), tuple(steps)
         return (columns, cells, foundations), (step,)
 
+    play = apply  # what the search calls it
+
     def _top_pile(self, suit: int, foundations: bytes) -> int:
         piles = range(suit, self.pile_count, 4)
         return max(piles, key=foundations.__getitem__)
 
-    def successors(self, state: State) -> list[Successor]:
-        """Every child of ``state`` with its key and the steps that lead to it."""
+    def rated_moves(self, state: State) -> list[Rated]:
+        """Every step from ``state``, with the heuristic of the child it leads to
+        (:data:`WON` if that child is a goal)."""
+        return self._rated(state, self.moves(state))
+
+    def moves(self, state: State) -> list[Step]:
+        """Every step from ``state`` (:meth:`apply` makes the child)."""
         columns, cells, foundations = state
         features = self.features
         free = self.cell_count - len(cells)
@@ -378,12 +389,76 @@ class FreeCellProblem:
                 steps.append((source, first_empty, 1))
         if self.takes_back and self.complete:
             self._take_backs(foundations, wanted, first_empty, free, steps)
-        key = self.key
-        result: list[Successor] = []
+        return steps
+
+    def _rated(self, state: State, steps: list[Step]) -> list[Rated]:
+        """Each step with its child's heuristic. A step that sends no card home changes
+        one or two columns and the cells, so its child's heuristic is the parent's with
+        those parts replaced, worked out without making the child. The other steps are
+        played (:meth:`apply`) to see where they lead."""
+        columns, cells, foundations = state
+        values = self.values
+        ready, safe = self.homeward.get(foundations) or self._homeward(foundations)
+        features = self.features
+        values_of = [values[column] for column in columns]
+        disorder_of = [features[column][1] for column in columns]
+        disorder = sum(disorder_of)
+        depths = []
+        holds = []  # whether the column holds a card wanted (at depth 0 or more)
+        for column in columns:
+            depth = 0
+            found = False
+            for card in ready:
+                where = column.find(card)
+                if where >= 0:
+                    depth += len(column) - 1 - where
+                    found = True
+            depths.append(depth)
+            holds.append(found)
+        cell_weight = self.cell_weight
+        next_weight = self.weights.next
+        # The parent's heuristic, as :meth:`heuristic` works it out.
+        base = sum(values_of) + cell_weight * len(cells) + next_weight * sum(depths)
+        rated: list[Rated] = []
         for step in steps:
-            child, taken = self.apply(state, step)
-            result.append((key(child), child, taken))
-        return result
+            source, target, count = step
+            if target < HOME and source < CELL:
+                column = columns[source]
+                rest = column[:-count]
+                if not (rest and rest[-1] in safe):
+                    h = base - values_of[source] + values[rest]
+                    if holds[source]:
+                        h += next_weight * (_depth(rest, ready) - depths[source])
+                    if target == CELL:
+                        h += cell_weight
+                        if disorder == disorder_of[source] and not features[rest][1]:
+                            h = WON
+                    else:
+                        onto = columns[target] + column[-count:]
+                        h += values[onto] - values_of[target]
+                        if holds[target] or holds[source]:
+                            h += next_weight * (_depth(onto, ready) - depths[target])
+                        if (
+                            disorder == disorder_of[source] + disorder_of[target]
+                            and not features[rest][1]
+                            and not features[onto][1]
+                        ):
+                            h = WON
+                    rated.append((h, step))
+                    continue
+            elif source < HOME and target < CELL:
+                card = source - CELL
+                onto = columns[target] + bytes((card,))
+                h = base - cell_weight + values[onto] - values_of[target]
+                if holds[target] or card in ready:
+                    h += next_weight * (_depth(onto, ready) - depths[target])
+                if disorder == disorder_of[target] and not features[onto][1]:
+                    h = WON
+                rated.append((h, step))
+                continue
+            child = self.apply(state, step)[0]
+            rated.append((WON if self.is_goal(child) else self.heuristic(child), step))
+        return rated
 
     def _take_backs(
         self, foundations: bytes, wanted: dict[int, list[int]], first_empty: int, free: int, steps: list[Step]
@@ -437,6 +512,16 @@ def _tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, Card
 @functools.cache
 def _features(building: Building) -> ColumnFeatures:
     return ColumnFeatures(_tables(building, 4)[0])
+
+
+def _depth(column: bytes, cards: frozenset[int]) -> int:
+    """How many cards lie above ``cards`` in ``column`` (above the first of each)."""
+    depth = 0
+    for card in cards:
+        where = column.find(card)
+        if where >= 0:
+            depth += len(column) - 1 - where
+    return depth
 
 
 def _bump(foundations: bytes, pile: int, by: int) -> bytes:

@@ -1,9 +1,14 @@
 """One best-first search over any problem, its budget, and the wrapper that counts.
 
 The problem is kept apart from the algorithm (see :class:`Problem`): the search only
-asks for a state's successors, its key, whether it is the goal and how far it looks
-from it. Strategies are the core with a priority: greedy best-first ranks by the
-heuristic alone, weighted A* adds the path's cost.
+asks for a state's moves (with how far each child looks from the goal, or not), to
+play a move, for a state's key and heuristic, and whether a state is the goal. Strategies are the core with
+a priority: greedy best-first ranks by the heuristic alone, weighted A* adds the
+path's cost.
+
+Children are made lazily: the frontier holds a parent and a move, and the child is
+made only when it is taken from the frontier, which most never are. So a state already
+seen is recognised when taken, not when found.
 """
 
 from __future__ import annotations
@@ -16,18 +21,20 @@ from enum import Enum
 from typing import Final, Generic, Protocol, TypeVar
 
 S = TypeVar("S")
+M = TypeVar("M")
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 
-# What one remembered position costs, on average, in the seen table and the frontier.
-# tracemalloc measured 150 to 300 bytes on Microsoft deals; this leaves room.
+# What one remembered position costs, on average, in the seen table and the frontier,
+# counting a position for every _MOVES_PER_POSITION moves waiting in the frontier.
 BYTES_PER_POSITION: Final = 400
+_MOVES_PER_POSITION: Final = 4
 _CHECK_EVERY: Final = 64
 
 
-class Problem(Protocol[S, T_co]):
-    """What a search needs to know about a problem. ``T`` is what leads from a state
-    to a successor (here, a tuple of steps)."""
+class Problem(Protocol[S, M, T_co]):
+    """What a search needs to know about a problem. ``M`` is a move from a state, and
+    ``T`` what playing it leads through (here, a tuple of steps)."""
 
     def key(self, state: S) -> bytes: ...
 
@@ -37,7 +44,18 @@ class Problem(Protocol[S, T_co]):
 
     def heuristic(self, state: S) -> int: ...
 
-    def successors(self, state: S) -> Sequence[tuple[bytes, S, T_co]]: ...
+    def moves(self, state: S) -> Sequence[M]:
+        """Each move from ``state``."""
+        ...
+
+    def rated_moves(self, state: S) -> Sequence[tuple[int, M]]:
+        """Each move from ``state``, with the heuristic of the child it leads to
+        (worked out without making the child, where the problem can)."""
+        ...
+
+    def play(self, state: S, move: M) -> tuple[S, T_co]:
+        """The child ``move`` leads to, and what leads there."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,20 +102,27 @@ class Budget:
         return time.perf_counter() - self.started
 
 
-class InstrumentedProblem(Generic[S, T]):
-    """A problem that counts the positions expanded and generated through it."""
+class InstrumentedProblem(Generic[S, M, T]):
+    """A problem that counts the positions expanded and the moves generated through it."""
 
-    def __init__(self, problem: Problem[S, T]) -> None:
+    def __init__(self, problem: Problem[S, M, T]) -> None:
         self.problem = problem
         self.expanded = 0
         self.generated = 0
-        # Passed straight through: they are called for every state generated.
+        # Passed straight through: they are called for every state made.
         self.key: Callable[[S], bytes] = problem.key
         self.is_goal: Callable[[S], bool] = problem.is_goal
         self.heuristic: Callable[[S], int] = problem.heuristic
+        self.play: Callable[[S, M], tuple[S, T]] = problem.play
 
-    def successors(self, state: S) -> Sequence[tuple[bytes, S, T]]:
-        found = self.problem.successors(state)
+    def moves(self, state: S) -> Sequence[M]:
+        found = self.problem.moves(state)
+        self.expanded += 1
+        self.generated += len(found)
+        return found
+
+    def rated_moves(self, state: S) -> Sequence[tuple[int, M]]:
+        found = self.problem.rated_moves(state)
         self.expanded += 1
         self.generated += len(found)
         return found
@@ -119,29 +144,36 @@ class SearchRun(Generic[S, T]):
 
 
 def best_first(
-    problem: Problem[S, T],
+    problem: Problem[S, M, T],
     start: S,
     budget: Budget,
     *,
     path_weight: int,
-    cost: Callable[[T], int],
+    cost: Callable[[M], int],
     cap: int | None = None,
     bound: int | None = None,
+    lazy: bool = True,
 ) -> SearchRun[S, T]:
     """Expand first the state of lowest ``h + path_weight * g``, each canonical key once.
 
-    ``h`` is the heuristic and ``g`` the sum of ``cost`` over the path: a path weight of
-    0 is greedy best-first search, more is weighted A*. ``cap`` stops this search after
-    that many expansions (reported as LIMIT) while leaving the rest of ``budget`` to
-    whoever called it. A state whose ``g`` reaches ``bound`` is not kept (to look for
-    paths cheaper than one already known). EXHAUSTED means every state reachable from
-    ``start`` (within the bound) was expanded without reaching the goal.
+    ``h`` is the heuristic and ``g`` the sum of ``cost`` over the moves of the path: a
+    path weight of 0 is greedy best-first search, more is weighted A*. ``cap`` stops this
+    search after that many expansions (reported as LIMIT) while leaving the rest of
+    ``budget`` to whoever called it. A move whose ``g`` reaches ``bound`` is not kept (to
+    look for paths cheaper than one already known). EXHAUSTED means every state
+    reachable from ``start`` (within the bound) was expanded without reaching the goal.
+
+    ``lazy`` makes a child only when it is taken from the frontier (see the module
+    docstring). Otherwise each child is made when found and dropped at once if seen:
+    cheaper when nearly every child will be taken anyway, as in a proof.
     """
-    start_key = problem.key(start)
     if problem.is_goal(start):
         return SearchRun(Outcome.FOUND, (), start)
+    start_key = problem.key(start)
     came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
-    frontier: list[tuple[int, int, int, bytes, S]] = [(problem.heuristic(start), 0, 0, start_key, start)]
+    # (priority, tie, g, key, state, None) for a state already made, or
+    # (priority, tie, g, parent's key, parent, move) for a child still to be made.
+    frontier: list[tuple[int, int, int, bytes, S, M | None]] = [(0, 0, 0, start_key, start, None)]
     tie = 0
     expanded = 0
     stop_at = budget.positions_left()
@@ -149,26 +181,49 @@ def best_first(
         stop_at = cap if stop_at is None else min(stop_at, cap)
     heappush = heapq.heappush
     heappop = heapq.heappop
-    heuristic = problem.heuristic
+    key_of = problem.key
     is_goal = problem.is_goal
-    successors = problem.successors
+    play = problem.play
+    moves = problem.moves
+    rated_moves = problem.rated_moves
+    heuristic = problem.heuristic
     while frontier:
-        _, _, g, key, state = heappop(frontier)
-        if expanded == stop_at or (expanded % _CHECK_EVERY == 0 and budget.exhausted(len(came_from))):
+        _, _, g, key, state, move = heappop(frontier)
+        if move is not None:
+            parent_key = key
+            state, via = play(state, move)
+            key = key_of(state)
+            if key in came_from:
+                continue
+            came_from[key] = (parent_key, via)
+            if is_goal(state):
+                return SearchRun(Outcome.FOUND, _path(came_from, key), state)
+        if expanded == stop_at or (
+            expanded % _CHECK_EVERY == 0 and budget.exhausted(len(came_from) + len(frontier) // _MOVES_PER_POSITION)
+        ):
             return SearchRun(Outcome.LIMIT)
         expanded += 1
         budget.expanded += 1
-        for child_key, child, via in successors(state):
-            if child_key in came_from:
-                continue
-            child_g = g + cost(via)
+        if lazy:
+            for h, child_move in rated_moves(state):
+                child_g = g + cost(child_move)
+                if bound is None or child_g < bound:
+                    tie -= 1  # among equals, the newest first: the search dives
+                    heappush(frontier, (h + path_weight * child_g, tie, child_g, key, state, child_move))
+            continue
+        for child_move in moves(state):
+            child_g = g + cost(child_move)
             if bound is not None and child_g >= bound:
                 continue
+            child, via = play(state, child_move)
+            child_key = key_of(child)
+            if child_key in came_from:
+                continue
             came_from[child_key] = (key, via)
-            if is_goal(child):  # checked here rather than when taken from the frontier
+            if is_goal(child):
                 return SearchRun(Outcome.FOUND, _path(came_from, child_key), child)
-            tie -= 1  # among equals, the newest first: the search dives
-            heappush(frontier, (heuristic(child) + path_weight * child_g, tie, child_g, child_key, child))
+            tie -= 1
+            heappush(frontier, (heuristic(child) + path_weight * child_g, tie, child_g, child_key, child, None))
     return SearchRun(Outcome.EXHAUSTED)
 
 

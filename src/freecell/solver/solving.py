@@ -105,8 +105,8 @@ class SolveResult:
         return self.status is SolveStatus.SOLVED
 
 
-def _cost(via: Steps) -> int:
-    return 1 if via[0][1] != HOME else 0
+def _cost(step: Step) -> int:
+    return 1 if step[1] != HOME else 0
 
 
 def solve(
@@ -121,7 +121,7 @@ def solve(
     """
     _check_table(position, rules)
     budget = Budget(limit or DEFAULT_LIMIT)
-    searches: list[InstrumentedProblem[State, Steps]] = []
+    searches: list[InstrumentedProblem[State, Step, Steps]] = []
     steps: list[Step] | None = None
     status = SolveStatus.LIMIT_REACHED
     plan = [
@@ -139,7 +139,9 @@ def solve(
         counted = InstrumentedProblem(problem)
         searches.append(counted)
         cap = None if strategy.cap is None else strategy.cap * rules.decks**2  # two decks: longer searches
-        run = best_first(counted, start, budget, path_weight=strategy.path_weight, cost=_cost, cap=cap)
+        run = best_first(
+            counted, start, budget, path_weight=strategy.path_weight, cost=_cost, cap=cap, lazy=strategy.cap is not None
+        )
         if run.outcome is Outcome.FOUND:
             steps = _winning_steps(problem, first, run)
             break
@@ -169,7 +171,7 @@ def _shorter(
     rules: Rules,
     steps: list[Step],
     budget: Budget,
-    searches: list[InstrumentedProblem[State, Steps]],
+    searches: list[InstrumentedProblem[State, Step, Steps]],
 ) -> list[str]:
     """A solution no longer than ``steps``: weighted A* searches, each bounded by the
     best length so far, then :func:`~freecell.solver.shorten.shorten` on the best."""
@@ -193,7 +195,7 @@ def _shorter(
         )
         if run.outcome is Outcome.FOUND:
             best = _winning_steps(problem, first, run)
-            best_cost = sum(_cost(via) for via in run.path)
+            best_cost = sum(_cost(via[0]) for via in run.path)
     return shorten(position, rules, write_moves(position, rules, best))
 
 

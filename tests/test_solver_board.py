@@ -1,0 +1,64 @@
+"""The solver's compact problem: what it promises the search about moves and heuristics."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from freecell import Deal, find_rules
+from freecell.cards import parse_card
+from freecell.position import Position
+from freecell.solver.board import WON, FreeCellProblem
+from freecell.solver.transcript import verify, write_moves
+
+
+@pytest.mark.parametrize("name", ["standard", "bakers-game", "eight-off", "double", "cardems", "strict"])
+@pytest.mark.parametrize(("complete", "eager"), [(False, False), (False, True), (True, False)])
+def test_rated_moves_give_each_childs_own_heuristic(name: str, complete: bool, eager: bool) -> None:
+    """The heuristic worked out from the parent equals the one of the child made, and
+    WON marks exactly the children already won, along random walks through deals."""
+    rules = find_rules(name)
+    walk = random.Random(f"{name}-{complete}-{eager}")
+    checked = won = 0
+    for number in range(1, 25):  # a random walk soon fills the cells and is stuck
+        problem = FreeCellProblem(rules, complete=complete, eager=eager)
+        state, _ = problem.initial(Deal(rules, number).position())
+        for _ in range(60):
+            rated = problem.rated_moves(state)
+            if not rated:
+                break
+            assert [step for _, step in rated] == problem.moves(state)
+            for h, step in rated:
+                child, _ = problem.play(state, step)
+                if problem.is_goal(child):
+                    won += 1
+                    assert h == WON
+                else:
+                    assert h == problem.heuristic(child), (state, step)
+                checked += 1
+            state = problem.play(state, walk.choice(rated)[1])[0]
+    assert checked > 1000
+
+
+def test_a_goal_is_a_table_won_by_foundation_moves_alone() -> None:
+    """Once no card lies on a lower one, the search may stop there: finish() sends every
+    card home, and the rules engine accepts those moves as a win."""
+    rules = find_rules("standard")
+    problem = FreeCellProblem(rules, complete=False)
+    cards = [[parse_card(text) for text in column.split()] for column in
+             ("KS QD JS TD", "KH QC JH TC", "KD QS JD TS", "KC QH JC")]
+    position = Position(
+        tuple(tuple(column) for column in cards) + ((),) * 4, (parse_card("TH"), None, None, None), (9, 9, 9, 9)
+    )
+    state, first = problem.initial(position)
+    assert problem.is_goal(state)
+    steps = first + problem.finish(state)
+    verify(position, rules, write_moves(position, rules, steps))
+
+    disordered = Position(
+        ((cards[0][0], cards[0][3], cards[0][1], cards[0][2]), *map(tuple, cards[1:])) + ((),) * 4,
+        (parse_card("TH"), None, None, None),
+        (9, 9, 9, 9),
+    )
+    assert not problem.is_goal(problem.initial(disordered)[0])
