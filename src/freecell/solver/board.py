@@ -369,7 +369,8 @@ class FreeCellProblem:
             for count in range(1, min(run, to_occupied) + 1):
                 targets = wanted.get(column[-count])
                 if targets:
-                    steps.extend((i, j, count) for j in targets)
+                    for j in targets:
+                        steps.append((i, j, count))
             if first_empty >= 0:
                 for count in range(1, min(run, to_empty) + 1):
                     if count == height:
@@ -403,61 +404,62 @@ class FreeCellProblem:
         values_of = [values[column] for column in columns]
         disorder_of = [features[column][1] for column in columns]
         disorder = sum(disorder_of)
-        depths = []
-        holds = []  # whether the column holds a card wanted (at depth 0 or more)
-        for column in columns:
-            depth = 0
-            found = False
-            for card in ready:
-                where = column.find(card)
-                if where >= 0:
-                    depth += len(column) - 1 - where
-                    found = True
-            depths.append(depth)
-            holds.append(found)
+        # Where the cards wanted lie in each column (the first of each, as _depth
+        # counts them), and so how deep.
+        places: list[list[int]] = [[] for _ in columns]
+        depth = 0
+        table = b"\xff".join(columns) + b"\xff"
+        for card in ready:
+            where = table.find(card)
+            while where >= 0:
+                end = table.find(255, where)
+                depth += end - where - 1
+                places[table.count(255, 0, where)].append(where - table.rfind(255, 0, where) - 1)
+                where = table.find(card, end)
+        hits = [len(found) for found in places]
         cell_weight = self.cell_weight
         next_weight = self.weights.next
-        # The parent's heuristic, as :meth:`heuristic` works it out.
-        base = sum(values_of) + cell_weight * len(cells) + next_weight * sum(depths)
+        # The parent's heuristic, as :meth:`heuristic` works it out. When k cards move
+        # from column i to column j, the cards wanted among them keep their depth, those
+        # left in i ("stay") rise by k and those in j sink by k.
+        base = sum(values_of) + cell_weight * len(cells) + next_weight * depth
         rated: list[Rated] = []
+        home, cell, won = HOME, CELL, WON
         for step in steps:
             source, target, count = step
-            if target < HOME and source < CELL:
+            if target < home and source < cell:
                 column = columns[source]
                 rest = column[:-count]
                 if not (rest and rest[-1] in safe):
                     h = base - values_of[source] + values[rest]
-                    if holds[source]:
-                        h += next_weight * (_depth(rest, ready) - depths[source])
-                    if target == CELL:
-                        h += cell_weight
+                    stay = 0
+                    if hits[source]:
+                        height = len(rest)
+                        stay = sum([1 for where in places[source] if where < height])
+                    if target == cell:
+                        h += cell_weight - next_weight * stay
                         if disorder == disorder_of[source] and not features[rest][1]:
-                            h = WON
+                            h = won
                     else:
                         onto = columns[target] + column[-count:]
-                        h += values[onto] - values_of[target]
-                        if holds[target] or holds[source]:
-                            h += next_weight * (_depth(onto, ready) - depths[target])
+                        h += values[onto] - values_of[target] + next_weight * count * (hits[target] - stay)
                         if (
                             disorder == disorder_of[source] + disorder_of[target]
                             and not features[rest][1]
                             and not features[onto][1]
                         ):
-                            h = WON
+                            h = won
                     rated.append((h, step))
                     continue
-            elif source < HOME and target < CELL:
-                card = source - CELL
-                onto = columns[target] + bytes((card,))
-                h = base - cell_weight + values[onto] - values_of[target]
-                if holds[target] or card in ready:
-                    h += next_weight * (_depth(onto, ready) - depths[target])
+            elif source < home and target < cell:
+                onto = columns[target] + bytes((source - cell,))
+                h = base - cell_weight + values[onto] - values_of[target] + next_weight * hits[target]
                 if disorder == disorder_of[target] and not features[onto][1]:
-                    h = WON
+                    h = won
                 rated.append((h, step))
                 continue
             child = self.apply(state, step)[0]
-            rated.append((WON if self.is_goal(child) else self.heuristic(child), step))
+            rated.append((won if self.is_goal(child) else self.heuristic(child), step))
         return rated
 
     def _take_backs(
