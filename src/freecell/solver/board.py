@@ -404,8 +404,8 @@ class FreeCellProblem:
         values_of = [values[column] for column in columns]
         disorder_of = [features[column][1] for column in columns]
         disorder = sum(disorder_of)
-        # Where the cards wanted lie in each column (the first of each, as _depth
-        # counts them), and so how deep.
+        # Where the cards wanted lie in each column (every copy, as _depth counts
+        # them), and so how deep.
         places: list[list[int]] = [[] for _ in columns]
         depth = 0
         table = b"\xff".join(columns) + b"\xff"
@@ -415,7 +415,7 @@ class FreeCellProblem:
                 end = table.find(255, where)
                 depth += end - where - 1
                 places[table.count(255, 0, where)].append(where - table.rfind(255, 0, where) - 1)
-                where = table.find(card, end)
+                where = table.find(card, where + 1)
         hits = [len(found) for found in places]
         cell_weight = self.cell_weight
         next_weight = self.weights.next
@@ -517,12 +517,14 @@ def _features(building: Building) -> ColumnFeatures:
 
 
 def _depth(column: bytes, cards: frozenset[int]) -> int:
-    """How many cards lie above ``cards`` in ``column`` (above the first of each)."""
+    """How many cards lie above each of ``cards`` in ``column``, summed (with two decks,
+    each copy counts)."""
     depth = 0
     for card in cards:
         where = column.find(card)
-        if where >= 0:
+        while where >= 0:
             depth += len(column) - 1 - where
+            where = column.find(card, where + 1)
     return depth
 
 
