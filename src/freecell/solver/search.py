@@ -14,6 +14,7 @@ seen is recognised when taken, not when found.
 from __future__ import annotations
 
 import heapq
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -153,6 +154,8 @@ def best_first(
     cap: int | None = None,
     bound: int | None = None,
     lazy: bool = True,
+    noise: int = 0,
+    seed: int = 0,
 ) -> SearchRun[S, T]:
     """Expand first the state of lowest ``h + path_weight * g``, each canonical key once.
 
@@ -166,6 +169,9 @@ def best_first(
     ``lazy`` makes a child only when it is taken from the frontier (see the module
     docstring). Otherwise each child is made when found and dropped at once if seen:
     cheaper when nearly every child will be taken anyway, as in a proof.
+
+    ``noise`` adds a random amount below it (from ``seed``) to each priority: searches
+    that differ only in their seed walk into different dead ends.
     """
     if problem.is_goal(start):
         return SearchRun(Outcome.FOUND, (), start)
@@ -181,6 +187,7 @@ def best_first(
         stop_at = cap if stop_at is None else min(stop_at, cap)
     heappush = heapq.heappush
     heappop = heapq.heappop
+    randrange = random.Random(seed).randrange
     key_of = problem.key
     is_goal = problem.is_goal
     play = problem.play
@@ -209,6 +216,8 @@ def best_first(
                 child_g = g + cost(child_move)
                 if bound is None or child_g < bound:
                     tie -= 1  # among equals, the newest first: the search dives
+                    if noise:
+                        h += randrange(noise)
                     heappush(frontier, (h + path_weight * child_g, tie, child_g, key, state, child_move))
             continue
         for child_move in moves(state):
