@@ -9,12 +9,15 @@ given rules) and requires every card home at the end.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from freecell.game import replay
-from freecell.notation import CELL_CHARS, COLUMN_CHARS, FOUNDATION_CHAR, SUIT_CHARS, place_char
+from freecell.notation import CELL_CHARS, COLUMN_CHARS, FOUNDATION_CHAR, SUIT_CHARS
 from freecell.position import Move, Place, PlaceKind, Position
 from freecell.rules import Rules, SequenceMoves
 from freecell.solver.board import CELL, HOME, Step
+
+_COLUMN: Final = PlaceKind.COLUMN  # an enum member is slow to look up
 
 
 class SolverError(RuntimeError):
@@ -104,18 +107,22 @@ class _Table:
         position = Position(tuple(map(tuple, self.columns)), tuple(self.cells), tuple(self.foundations))
         texts: list[str] = []
         for part in position.single_card_steps(_public_move(position, step), rules):
-            source, target = part.source, part.target
+            source, target = part.source.index, part.target.index
             card: int | None
-            if source.kind is PlaceKind.COLUMN:
-                card = self.columns[source.index].pop()
+            if part.source.kind is _COLUMN:
+                card = self.columns[source].pop()
+                text = COLUMN_CHARS[source]
             else:
-                card = self.cells[source.index]
-                self.cells[source.index] = None
-            if target.kind is PlaceKind.COLUMN:
-                self.columns[target.index].append(card)  # type: ignore[arg-type]
+                card = self.cells[source]
+                self.cells[source] = None
+                text = CELL_CHARS[source]
+            if part.target.kind is _COLUMN:
+                self.columns[target].append(card)  # type: ignore[arg-type]
+                text += COLUMN_CHARS[target]
             else:
-                self.cells[target.index] = card
-            texts.append(place_char(source) + place_char(target))
+                self.cells[target] = card
+                text += CELL_CHARS[target]
+            texts.append(text)
         return texts
 
 
