@@ -289,10 +289,11 @@ def replay(start: Position, rules: Rules, moves: Iterable[str]) -> Position:
     Raises :class:`ReplayError` naming the first illegal move, its number and the reason.
     """
     position = start
+    single = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
     for number, text in enumerate(moves, start=1):
         try:
             move = position.parse_move(text, rules)
-            if rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS:
+            if single and move.count > 1:
                 for step in position.single_card_steps(move, rules):
                     position = position.apply_unchecked(step)
             else:

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
-from freecell.cards import card_suit, parse_suit
+from freecell.cards import parse_suit
 from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position, can_stack
 from freecell.rules import Rules
 
@@ -87,20 +88,73 @@ def parse_move_text(text: str) -> MoveText:
     return MoveText(match["source"], match["target"], count)
 
 
-def _place(char: str, position: Position, text: str) -> Place:
+# The place each character names, for the common case of :func:`_place`.
+_PLACES: Final = {
+    **{char: Place.column(index) for index, char in enumerate(COLUMN_CHARS)},
+    "10": Place.column(9),
+    **{char: Place.cell(index) for index, char in enumerate(CELL_CHARS)},
+    FOUNDATION_CHAR: Place.foundation(-1),
+}
+
+
+def _place(char: str, columns: int, cells: int, text: str) -> Place:
+    """The place ``char`` names on a table of ``columns`` columns and ``cells`` cells."""
+    place = _PLACES.get(char)
+    if place is not None:
+        kind = place.kind
+        if kind is PlaceKind.COLUMN:
+            if place.index < columns:
+                return place
+        elif kind is PlaceKind.FOUNDATION or place.index < cells:
+            return place
     if char in COLUMN_CHARS or char == "10":
         index = 9 if char == "10" else COLUMN_CHARS.index(char)
-        if index >= len(position.columns):
+        if index >= columns:
             raise IllegalMoveError(f"illegal move {text!r}: there is no column {index + 1}")
         return Place.column(index)
     if char == FOUNDATION_CHAR:
         return Place.foundation(-1)
     index = CELL_CHARS.index(char)
-    if index >= len(position.cells):
-        raise IllegalMoveError(
-            f"illegal move {text!r}: there is no cell {char} (this table has {len(position.cells)})"
-        )
+    if index >= cells:
+        raise IllegalMoveError(f"illegal move {text!r}: there is no cell {char} (this table has {cells})")
     return Place.cell(index)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What a text means on a table of a given size, before its cards are seen: the
+    source, and the move itself where the cards cannot change it (one per suit when the
+    target is the foundation); else the target of a run whose count they imply."""
+
+    shown: str
+    source: Place
+    target: Place
+    move: Move | None
+    home: tuple[Move, ...] | None
+
+
+def _read(written: MoveText, columns: int, cells: int, shown: str) -> _Reading:
+    if written.suit is not None:
+        source = Place.foundation(written.suit)
+    else:
+        source = _place(written.source, columns, cells, shown)
+        if source.kind is PlaceKind.FOUNDATION:
+            raise InvalidMoveError(f"not a move: {shown!r} (a take-back names the suit: 'hs3')")
+    target = _place(written.target, columns, cells, shown)
+    count = written.count
+    if target.kind is PlaceKind.FOUNDATION:
+        home = tuple(Move(source, Place.foundation(suit), 1 if count is None else count) for suit in range(4))
+        return _Reading(shown, source, target, None, home)
+    if count is None and source.kind is PlaceKind.COLUMN and target.kind is PlaceKind.COLUMN:
+        return _Reading(shown, source, target, None, None)
+    return _Reading(shown, source, target, Move(source, target, 1 if count is None else count), None)
+
+
+@lru_cache(maxsize=1024)
+def _read_text(text: str, columns: int, cells: int) -> _Reading:
+    # Solutions and games repeat a few dozen texts: each is read once per table size.
+    # Errors are not kept, so bad text raises every time.
+    return _read(parse_move_text(text), columns, cells, text)
 
 
 def parse_move(text: str | MoveText, position: Position, rules: Rules) -> Move:
@@ -108,28 +162,24 @@ def parse_move(text: str | MoveText, position: Position, rules: Rules) -> Move:
     implied count of a run. The move is not checked for legality (see
     :meth:`Position.parse_move`). Raises :class:`InvalidMoveError` for bad syntax and
     :class:`IllegalMoveError` for a place that does not exist or is empty."""
-    written = text if isinstance(text, MoveText) else parse_move_text(text)
-    shown = text if isinstance(text, str) else format_move_text(written)
-    if written.suit is not None:
-        source = Place.foundation(written.suit)
+    columns, cells = len(position.columns), len(position.cells)
+    if isinstance(text, str):
+        reading = _read_text(text, columns, cells)
     else:
-        source = _place(written.source, position, shown)
-        if source.kind is PlaceKind.FOUNDATION:
-            raise InvalidMoveError(f"not a move: {shown!r} (a take-back names the suit: 'hs3')")
-    target = _place(written.target, position, shown)
-    card = position.card_at(source)
+        reading = _read(text, columns, cells, format_move_text(text))
+    card = position.card_at(reading.source)
     if card is None:
-        raise IllegalMoveError(f"illegal move {shown!r}: the source is empty")
-    if target.kind is PlaceKind.FOUNDATION:
-        target = Place.foundation(card_suit(card))
-    count = written.count
-    if count is None:
-        count = 1
-        if source.kind is PlaceKind.COLUMN and target.kind is PlaceKind.COLUMN:
-            onto = position.columns[target.index]
-            if onto:
-                count = _implied_count(position, source.index, onto[-1], rules)
-    return Move(source, target, count)
+        raise IllegalMoveError(f"illegal move {reading.shown!r}: the source is empty")
+    if reading.home is not None:
+        return reading.home[card & 3]
+    if reading.move is not None:
+        return reading.move
+    # a column onto a column, the count not written: the cards say it
+    count = 1
+    onto = position.columns[reading.target.index]
+    if onto:
+        count = _implied_count(position, reading.source.index, onto[-1], rules)
+    return Move(reading.source, reading.target, count)
 
 
 def _implied_count(position: Position, column: int, onto: int, rules: Rules) -> int:

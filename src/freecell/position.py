@@ -8,12 +8,13 @@ per suit. Every question about what may move is asked with a :class:`~freecell.r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, Final
 
-from freecell.cards import KING, Card, card_name, card_rank, card_suit, is_red, make_card
+from freecell.cards import KING, Card, card_name, card_rank, card_suit, make_card
 from freecell.rules import (
     Building,
     EmptyColumns,
@@ -43,14 +44,20 @@ class Place:
 
     @classmethod
     def column(cls, index: int) -> Place:
+        if 0 <= index < _SHARED and cls is Place:
+            return _COLUMN_PLACES[index]
         return cls(PlaceKind.COLUMN, index)
 
     @classmethod
     def cell(cls, index: int) -> Place:
+        if 0 <= index < _SHARED and cls is Place:
+            return _CELL_PLACES[index]
         return cls(PlaceKind.CELL, index)
 
     @classmethod
     def foundation(cls, suit: int) -> Place:
+        if 0 <= suit < 4 and cls is Place:
+            return _FOUNDATION_PLACES[suit]
         return cls(PlaceKind.FOUNDATION, suit)
 
     def __repr__(self) -> str:
@@ -73,6 +80,25 @@ class Move:
         return self.source.kind is PlaceKind.FOUNDATION
 
 
+# Every move replayed or played is parsed, checked and applied with what follows, so it
+# is written for speed. Places are values: the common ones are made once and shared, as
+# making one is slow. Looking up an enum member costs about 0.1 µs, as much as the rest of
+# a check: the hot paths read these names instead.
+_SHARED: Final = 16
+_COLUMN_PLACES: Final = tuple(Place(PlaceKind.COLUMN, i) for i in range(_SHARED))
+_CELL_PLACES: Final = tuple(Place(PlaceKind.CELL, i) for i in range(_SHARED))
+_FOUNDATION_PLACES: Final = tuple(Place(PlaceKind.FOUNDATION, i) for i in range(4))
+_COLUMN: Final = PlaceKind.COLUMN
+_CELL: Final = PlaceKind.CELL
+_FOUNDATION: Final = PlaceKind.FOUNDATION
+_ALTERNATE_COLOURS: Final = Building.ALTERNATE_COLOURS
+_ANY_CARD: Final = EmptyColumns.ANY_CARD
+_KINGS_ONLY: Final = EmptyColumns.KINGS_ONLY
+_UNLIMITED: Final = SequenceMoves.UNLIMITED
+_NEVER: Final = FoundationReturn.NEVER
+_TO_TABLEAU_OR_CELL: Final = FoundationReturn.TO_TABLEAU_OR_CELL
+
+
 class IllegalMoveError(ValueError):
     """A move that the rules do not allow in the position. The message says why."""
 
@@ -85,8 +111,9 @@ def can_stack(card: Card, onto: Card, building: Building) -> bool:
     """Whether ``card`` may lie on ``onto`` in a tableau column."""
     if (onto >> 2) != (card >> 2) + 1:
         return False
-    if building is Building.ALTERNATE_COLOURS:
-        return is_red(card) != is_red(onto)
+    if building is _ALTERNATE_COLOURS:
+        # bit 0 xor bit 1 of a card is 1 for the red suits (1 and 2)
+        return bool((card ^ (card >> 1) ^ onto ^ (onto >> 1)) & 1)
     return (card & 3) == (onto & 3)
 
 
@@ -173,10 +200,10 @@ class Position:
         which still holds the run when the count is made. Where only kings may fill an empty column, empty columns
         cannot hold the cards of a run in passing, so they count for nothing either.
         """
-        if rules.sequence_moves is SequenceMoves.UNLIMITED:
+        if rules.sequence_moves is _UNLIMITED:
             return UNLIMITED_CAPACITY
         relay_columns = 0
-        if rules.empty_columns is EmptyColumns.ANY_CARD:
+        if rules.empty_columns is _ANY_CARD:
             relay_columns = self.empty_columns - (1 if to_empty_column else 0)
         return capacity_formula(self.empty_cells, max(relay_columns, 0))
 
@@ -185,10 +212,20 @@ class Position:
         cards = self.columns[column]
         if not cards:
             return 0
+        # can_stack inlined: this runs for every move checked
+        alternate = building is _ALTERNATE_COLOURS
+        card = cards[-1]
         length = 1
-        for i in range(len(cards) - 1, 0, -1):
-            if not can_stack(cards[i], cards[i - 1], building):
+        for i in range(len(cards) - 2, -1, -1):
+            onto = cards[i]
+            if (onto >> 2) != (card >> 2) + 1:
                 break
+            if alternate:
+                if not (card ^ (card >> 1) ^ onto ^ (onto >> 1)) & 1:
+                    break
+            elif (card & 3) != (onto & 3):
+                break
+            card = onto
             length += 1
         return length
 
@@ -220,25 +257,29 @@ class Position:
 
     def card_at(self, place: Place) -> Card | None:
         """The card that would leave ``place`` in a one-card move."""
-        if place.kind is PlaceKind.COLUMN:
+        if place.kind is _COLUMN:
             column = self.columns[place.index]
             return column[-1] if column else None
-        if place.kind is PlaceKind.CELL:
+        if place.kind is _CELL:
             return self.cells[place.index]
         pile = self._top_pile(place.index)
         return None if pile is None else self.foundation_top(pile)
 
     def _top_pile(self, suit: int) -> int | None:
         """The pile of ``suit`` whose top card is highest (None if all are empty)."""
-        piles = range(suit, len(self.foundations), 4)
-        best = max(piles, key=lambda p: self.foundations[p])
-        return best if self.foundations[best] else None
+        foundations = self.foundations
+        if len(foundations) == 4 and suit < 4:
+            return suit if foundations[suit] else None
+        piles = range(suit, len(foundations), 4)
+        best = max(piles, key=lambda p: foundations[p])
+        return best if foundations[best] else None
 
     def home_pile(self, card: Card) -> int | None:
         """The pile that ``card`` may go on next, if any."""
-        rank = card_rank(card)
-        for pile in range(card_suit(card), len(self.foundations), 4):
-            if self.foundations[pile] == rank - 1:
+        below = card >> 2  # the height the pile must have: the card's rank - 1
+        foundations = self.foundations
+        for pile in range(card & 3, len(foundations), 4):
+            if foundations[pile] == below:
                 return pile
         return None
 
@@ -253,54 +294,63 @@ class Position:
 
     def why_illegal(self, move: Move, rules: Rules) -> str | None:
         """None when ``move`` is legal, else a short reason a player can read."""
+        # Every move replayed is checked here, so the common cases are kept short.
         source, target, count = move.source, move.target, move.count
-        if not self._place_exists(source) or not self._place_exists(target):
+        source_kind, target_kind = source.kind, target.kind
+        source_index, target_index = source.index, target.index
+        # does each place exist on this table?
+        columns, cells = len(self.columns), len(self.cells)
+        limit = columns if source_kind is _COLUMN else cells if source_kind is _CELL else 4
+        if not 0 <= source_index < limit:
             return "there is no such place on this table"
-        if source == target:
+        limit = columns if target_kind is _COLUMN else cells if target_kind is _CELL else 4
+        if not 0 <= target_index < limit:
+            return "there is no such place on this table"
+        if source_index == target_index and source_kind == target_kind:
             return "a card must move to another place"
         if count < 1:
             return "a move carries at least one card"
         card = self.card_at(source)
         if card is None:
             return f"{_place_words(source)} is empty"
-        if source.kind is PlaceKind.FOUNDATION:
-            if rules.foundation_return is FoundationReturn.NEVER:
+        if source_kind is _FOUNDATION:
+            if rules.foundation_return is _NEVER:
                 return "cards on the foundations stay there under these rules"
-            if target.kind is PlaceKind.CELL and rules.foundation_return is not FoundationReturn.TO_TABLEAU_OR_CELL:
+            if target_kind is _CELL and rules.foundation_return is not _TO_TABLEAU_OR_CELL:
                 return "a foundation card may only come back to the tableau under these rules"
-        if count > 1 and source.kind is not PlaceKind.COLUMN:
-            return "only one card at a time leaves a cell or a foundation"
-        if count > 1 and target.kind is not PlaceKind.COLUMN:
-            return "only one card at a time goes to a cell or a foundation"
+        if count > 1:
+            if source_kind is not _COLUMN:
+                return "only one card at a time leaves a cell or a foundation"
+            if target_kind is not _COLUMN:
+                return "only one card at a time goes to a cell or a foundation"
 
-        if target.kind is PlaceKind.FOUNDATION:
-            if card_suit(card) != target.index:
-                return f"{card_name(card)} does not belong on the {_SUIT_WORDS[target.index]} foundation"
+        if target_kind is _FOUNDATION:
+            if card & 3 != target_index:
+                return f"{card_name(card)} does not belong on the {_SUIT_WORDS[target_index]} foundation"
             if self.home_pile(card) is None:
                 return f"{card_name(card)} cannot go home yet: it needs the cards below it there first"
             return None
-        if target.kind is PlaceKind.CELL:
-            if source.kind is PlaceKind.CELL:
+        if target_kind is _CELL:
+            if source_kind is _CELL:
                 return "a card does not move from one cell to another: it would change nothing"
-            occupant = self.cells[target.index]
+            occupant = self.cells[target_index]
             if occupant is not None:
-                return f"cell {_cell_letter(target.index)} already holds {card_name(occupant)}"
+                return f"cell {_cell_letter(target_index)} already holds {card_name(occupant)}"
             return None
 
-        # onto a column
-        if source.kind is PlaceKind.COLUMN:
-            run = self.run_length(source.index, rules.building)
+        # onto a column; one card is always a run of its own
+        moving = card
+        if count > 1:
+            run = self.run_length(source_index, rules.building)
             if count > run:
-                return f"the {count} cards at the bottom of column {source.index + 1} are not an ordered run"
-            moving = self.columns[source.index][-count]
-        else:
-            moving = card
-        target_cards = self.columns[target.index]
+                return f"the {count} cards at the bottom of column {source_index + 1} are not an ordered run"
+            moving = self.columns[source_index][-count]
+        target_cards = self.columns[target_index]
         if target_cards:
             onto = target_cards[-1]
             if not can_stack(moving, onto, rules.building):
                 return f"{card_name(moving)} cannot go on {card_name(onto)}: {_building_words(rules.building)}"
-        elif rules.empty_columns is EmptyColumns.KINGS_ONLY and card_rank(moving) != KING:
+        elif rules.empty_columns is _KINGS_ONLY and card_rank(moving) != KING:
             return "only a king may fill an empty column under these rules"
         if count > 1:
             limit = self.capacity(rules, to_empty_column=not target_cards)
@@ -318,13 +368,6 @@ class Position:
             columns = 0
         return f"({self.empty_cells} empty cells + 1) × 2^{max(columns, 0)}"
 
-    def _place_exists(self, place: Place) -> bool:
-        if place.kind is PlaceKind.COLUMN:
-            return 0 <= place.index < len(self.columns)
-        if place.kind is PlaceKind.CELL:
-            return 0 <= place.index < len(self.cells)
-        return 0 <= place.index < 4
-
     # --- making moves -------------------------------------------------------------------
 
     def apply(self, move: Move, rules: Rules) -> Position:
@@ -338,11 +381,17 @@ class Position:
         cells = self.cells
         foundations = self.foundations
         source, target, count = move.source, move.target, move.count
-        if source.kind is PlaceKind.COLUMN:
+        source_kind, target_kind = source.kind, target.kind
+        if source_kind is _COLUMN:
             column = columns[source.index]
             moving = column[-count:]
-            columns = _replace(columns, source.index, column[:-count])
-        elif source.kind is PlaceKind.CELL:
+            changed = list(columns)
+            changed[source.index] = column[:-count]
+            if target_kind is _COLUMN:
+                changed[target.index] += moving
+                return Position(tuple(changed), cells, foundations)
+            columns = tuple(changed)
+        elif source_kind is _CELL:
             moving = (cells[source.index],)  # type: ignore[assignment]
             cells = _replace(cells, source.index, None)
         else:
@@ -350,9 +399,9 @@ class Position:
             assert pile is not None
             moving = (make_card(foundations[pile], source.index),)
             foundations = _replace(foundations, pile, foundations[pile] - 1)
-        if target.kind is PlaceKind.COLUMN:
+        if target_kind is _COLUMN:
             columns = _replace(columns, target.index, columns[target.index] + moving)
-        elif target.kind is PlaceKind.CELL:
+        elif target_kind is _CELL:
             cells = _replace(cells, target.index, moving[0])
         else:
             pile = self.home_pile(moving[0])
@@ -465,11 +514,20 @@ class Position:
 
     def parse_move(self, text: str | MoveText, rules: Rules) -> Move:
         """Read standard notation in this position; the move is checked to be legal."""
-        from freecell.notation import parse_move
-
-        move = parse_move(text, self, rules)
-        self.check(move, rules)
+        move = _notation_parser()(text, self, rules)
+        reason = self.why_illegal(move, rules)  # self.check, without a call more
+        if reason is not None:
+            raise IllegalMoveError(reason)
         return move
+
+
+@cache
+def _notation_parser() -> Callable[[str | MoveText, Position, Rules], Move]:
+    # imported on first use, as notation imports this module; an import on every call
+    # would cost as much as the parse
+    from freecell.notation import parse_move
+
+    return parse_move
 
 
 def _route(
@@ -499,7 +557,9 @@ def _route(
 
 
 def _replace(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
-    return values[:index] + (value,) + values[index + 1 :]
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
 
 
 _SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")

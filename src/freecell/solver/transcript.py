@@ -1,14 +1,23 @@
-"""Steps of the search written out as public moves, and checked by the rules engine."""
+"""Steps of the search written out as public moves, and checked by the rules engine.
+
+:func:`write_moves` trusts nothing it writes: it only spells the steps in standard
+notation, on a light copy of the table. :func:`verify` is the check: it replays those
+exact texts through the rules engine (each parsed and found legal in turn, under the
+given rules) and requires every card home at the end.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from freecell.game import replay
-from freecell.notation import format_move
-from freecell.position import Move, Place, Position
+from freecell.notation import CELL_CHARS, COLUMN_CHARS, FOUNDATION_CHAR, SUIT_CHARS
+from freecell.position import Move, Place, PlaceKind, Position
 from freecell.rules import Rules, SequenceMoves
 from freecell.solver.board import CELL, HOME, Step
+
+_COLUMN: Final = PlaceKind.COLUMN  # an enum member is slow to look up
 
 
 class SolverError(RuntimeError):
@@ -21,19 +30,100 @@ def write_moves(start: Position, rules: Rules, steps: Iterable[Step]) -> list[st
     Under single-card rules a run becomes the single-card moves it stands for. The moves
     are not checked here: :func:`verify` replays them. Raises :class:`SolverError` if a
     step cannot even be written (a bug)."""
-    position = start
+    table = _Table(start)
     single = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
     texts: list[str] = []
     for step in steps:
-        move = _public_move(position, step)
         try:
-            parts = position.single_card_steps(move, rules) if single and move.count > 1 else [move]
-            for part in parts:
-                texts.append(format_move(part, position))
-                position = position.apply_unchecked(part)
+            if single and step[2] > 1:
+                texts.extend(table.write_run(step, rules))
+            else:
+                texts.append(table.write(step))
         except (ValueError, IndexError) as error:
             raise SolverError(f"step {step} of the search cannot be played: {error}") from error
     return texts
+
+
+class _Table:
+    """A mutable copy of the table, only as much as spelling the steps needs. Writing
+    one step as text here costs a small part of making a :class:`Position` for it."""
+
+    def __init__(self, position: Position) -> None:
+        self.columns = [list(column) for column in position.columns]
+        self.cells = list(position.cells)
+        self.foundations = list(position.foundations)
+
+    def write(self, step: Step) -> str:
+        """``step`` in standard notation, played on this table."""
+        source, target, count = step
+        if source < CELL:
+            column = self.columns[source]
+            if not 0 < count <= len(column):
+                raise ValueError(f"column {source + 1} does not hold {count} cards")
+            text = COLUMN_CHARS[source]
+            moving = column[-count:]
+            del column[-count:]
+        elif source < HOME:
+            index = self.cells.index(source - CELL)
+            text = CELL_CHARS[index]
+            moving = [source - CELL]
+            self.cells[index] = None
+        else:
+            suit = source - HOME
+            heights = self.foundations[suit::4]
+            pile = suit + 4 * heights.index(max(heights))
+            if not self.foundations[pile]:
+                raise ValueError(f"the {SUIT_CHARS[suit]} foundation is empty")
+            text = FOUNDATION_CHAR + SUIT_CHARS[suit]
+            self.foundations[pile] -= 1
+            moving = [self.foundations[pile] * 4 + suit]
+        if count > 1 and target >= CELL:
+            raise ValueError("only a column takes more than one card")
+        if target < CELL:
+            column = self.columns[target]
+            text += COLUMN_CHARS[target] if count == 1 or column else f"{COLUMN_CHARS[target]}v{count:x}"
+            column.extend(moving)
+        elif target == CELL:
+            index = self.cells.index(None)
+            self.cells[index] = moving[0]
+            text += CELL_CHARS[index]
+        else:
+            card = moving[0]
+            pile = self._home_pile(card)
+            self.foundations[pile] += 1
+            text += FOUNDATION_CHAR
+        return text
+
+    def _home_pile(self, card: int) -> int:
+        foundations = self.foundations
+        for pile in range(card & 3, len(foundations), 4):
+            if foundations[pile] == card >> 2:
+                return pile
+        raise ValueError(f"card {card} cannot go home")
+
+    def write_run(self, step: Step, rules: Rules) -> list[str]:
+        """A run of ``step`` as the single-card moves it stands for, routed by the engine:
+        each goes from a column or cell to a column or cell."""
+        position = Position(tuple(map(tuple, self.columns)), tuple(self.cells), tuple(self.foundations))
+        texts: list[str] = []
+        for part in position.single_card_steps(_public_move(position, step), rules):
+            source, target = part.source.index, part.target.index
+            card: int | None
+            if part.source.kind is _COLUMN:
+                card = self.columns[source].pop()
+                text = COLUMN_CHARS[source]
+            else:
+                card = self.cells[source]
+                self.cells[source] = None
+                text = CELL_CHARS[source]
+            if part.target.kind is _COLUMN:
+                self.columns[target].append(card)  # type: ignore[arg-type]
+                text += COLUMN_CHARS[target]
+            else:
+                self.cells[target] = card
+                text += CELL_CHARS[target]
+            texts.append(text)
+        return texts
 
 
 def _public_move(position: Position, step: Step) -> Move:
