@@ -221,11 +221,14 @@ class FreeCellProblem:
         columns, cells, foundations = state
         wanted = (self.homeward.get(foundations) or self._homeward(foundations))[0]
         values = self.values
-        return (
-            sum([values[column] for column in columns])
-            + self.cell_weight * len(cells)
-            + self.weights.next * sum([_depth(column, wanted) for column in columns])
-        )
+        depth = 0  # as _depth counts it, over the whole table at once
+        table = b"\xff".join(columns) + b"\xff"
+        for card in wanted:
+            where = table.find(card)
+            while where >= 0:
+                depth += table.find(255, where) - where - 1
+                where = table.find(card, where + 1)
+        return sum([values[column] for column in columns]) + self.cell_weight * len(cells) + self.weights.next * depth
 
     # --- moves ---------------------------------------------------------------------
 
@@ -358,26 +361,34 @@ class FreeCellProblem:
                     else:
                         wanted[card] = [j]
         steps: list[Step] = []
+        kings_only = self.kings_only
         for i, column in enumerate(columns):
             if not column:
                 continue
-            top = column[-1]
-            if top in ready:
+            if column[-1] in ready:
                 steps.append((i, HOME, 1))
             run = features[column][0]
-            height = len(column)
-            for count in range(1, min(run, to_occupied) + 1):
-                targets = wanted.get(column[-count])
+            if run == 1:  # the usual case, made short
+                targets = wanted.get(column[-1])
                 if targets:
                     for j in targets:
-                        steps.append((i, j, count))
-            if first_empty >= 0:
-                for count in range(1, min(run, to_empty) + 1):
-                    if count == height:
-                        break  # a whole column into an empty one changes nothing
-                    if self.kings_only and column[-count] >> 2 != 12:
-                        continue
-                    steps.append((i, first_empty, count))
+                        steps.append((i, j, 1))
+                if first_empty >= 0 and len(column) > 1 and not (kings_only and column[-1] >> 2 != 12):
+                    steps.append((i, first_empty, 1))
+            else:
+                for count in range(1, min(run, to_occupied) + 1):
+                    targets = wanted.get(column[-count])
+                    if targets:
+                        for j in targets:
+                            steps.append((i, j, count))
+                if first_empty >= 0:
+                    height = len(column)
+                    for count in range(1, min(run, to_empty) + 1):
+                        if count == height:
+                            break  # a whole column into an empty one changes nothing
+                        if kings_only and column[-count] >> 2 != 12:
+                            continue
+                        steps.append((i, first_empty, count))
             if free:
                 steps.append((i, CELL, 1))
         for card in set(cells):
