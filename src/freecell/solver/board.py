@@ -221,7 +221,7 @@ class FreeCellProblem:
         columns, cells, foundations = state
         wanted = (self.homeward.get(foundations) or self._homeward(foundations))[0]
         values = self.values
-        depth = 0  # as _depth counts it, over the whole table at once
+        depth = 0  # how many cards lie above each wanted card (each copy, with two decks)
         table = b"\xff".join(columns) + b"\xff"
         for card in wanted:
             where = table.find(card)
@@ -415,8 +415,8 @@ class FreeCellProblem:
         values_of = [values[column] for column in columns]
         disorder_of = [features[column][1] for column in columns]
         disorder = sum(disorder_of)
-        # Where the cards wanted lie in each column (every copy, as _depth counts
-        # them), and so how deep.
+        # Where the cards wanted lie in each column (every copy, as heuristic()
+        # counts them), and so how deep.
         places: list[list[int]] = [[] for _ in columns]
         depth = 0
         table = b"\xff".join(columns) + b"\xff"
@@ -525,18 +525,6 @@ def _tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, Card
 @functools.cache
 def _features(building: Building) -> ColumnFeatures:
     return ColumnFeatures(_tables(building, 4)[0])
-
-
-def _depth(column: bytes, cards: frozenset[int]) -> int:
-    """How many cards lie above each of ``cards`` in ``column``, summed (with two decks,
-    each copy counts)."""
-    depth = 0
-    for card in cards:
-        where = column.find(card)
-        while where >= 0:
-            depth += len(column) - 1 - where
-            where = column.find(card, where + 1)
-    return depth
 
 
 def _bump(foundations: bytes, pile: int, by: int) -> bytes:
