@@ -9,7 +9,8 @@ import pytest
 from freecell import Deal, find_rules
 from freecell.cards import parse_card
 from freecell.position import Position
-from freecell.solver.board import WON, FreeCellProblem
+from freecell.solver.board import HOME, WON, FreeCellProblem, State, Step, Steps
+from freecell.solver.search import BestFirst, Budget, Outcome, SearchLimit
 from freecell.solver.transcript import verify, write_moves
 
 
@@ -62,3 +63,25 @@ def test_a_goal_is_a_table_won_by_foundation_moves_alone() -> None:
         (9, 9, 9, 9),
     )
     assert not problem.is_goal(problem.initial(disordered)[0])
+
+
+@pytest.mark.parametrize(("name", "number", "lazy"), [("standard", 5, True), ("bakers-game", 10, False)])
+def test_a_search_taken_in_turns_ends_as_one_run_does(name: str, number: int, lazy: bool) -> None:
+    """A search stopped at its cap and run again goes on where it was: in slices of a
+    few positions it ends as one run does, with the same path or the same proof."""
+    rules = find_rules(name)
+
+    def search() -> tuple[BestFirst[State, Step, Steps], State]:
+        problem = FreeCellProblem(rules, complete=False)
+        start, _ = problem.initial(Deal(rules, number).position())
+        return BestFirst(problem, start, path_weight=8, cost=lambda step: int(step[1] != HOME), lazy=lazy), start
+
+    whole, _ = search()
+    at_once = whole.run(Budget(SearchLimit()))
+    assert at_once.outcome in (Outcome.FOUND, Outcome.EXHAUSTED)
+    sliced, _ = search()
+    turns = 0
+    while (run := sliced.run(Budget(SearchLimit()), cap=7)).outcome is Outcome.LIMIT:
+        turns += 1
+    assert turns > 10
+    assert (run.outcome, run.path, sliced.expanded) == (at_once.outcome, at_once.path, whole.expanded)

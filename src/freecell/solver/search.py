@@ -157,14 +157,20 @@ def best_first(
     noise: int = 0,
     seed: int = 0,
 ) -> SearchRun[S, T]:
+    """One :class:`BestFirst` search run until it ends or has expanded ``cap`` positions."""
+    search = BestFirst(
+        problem, start, path_weight=path_weight, cost=cost, bound=bound, lazy=lazy, noise=noise, seed=seed
+    )
+    return search.run(budget, cap)
+
+
+class BestFirst(Generic[S, M, T]):
     """Expand first the state of lowest ``h + path_weight * g``, each canonical key once.
 
     ``h`` is the heuristic and ``g`` the sum of ``cost`` over the moves of the path: a
-    path weight of 0 is greedy best-first search, more is weighted A*. ``cap`` stops this
-    search after that many expansions (reported as LIMIT) while leaving the rest of
-    ``budget`` to whoever called it. A move whose ``g`` reaches ``bound`` is not kept (to
-    look for paths cheaper than one already known). EXHAUSTED means every state
-    reachable from ``start`` (within the bound) was expanded without reaching the goal.
+    path weight of 0 is greedy best-first search, more is weighted A*. A move whose
+    ``g`` reaches ``bound`` is not kept (to look for paths cheaper than one already
+    known).
 
     ``lazy`` makes a child only when it is taken from the frontier (see the module
     docstring). Otherwise each child is made when found and dropped at once if seen:
@@ -172,68 +178,125 @@ def best_first(
 
     ``noise`` adds a random amount below it (from ``seed``) to each priority: searches
     that differ only in their seed walk into different dead ends.
+
+    :meth:`run` may be called again after it stopped at its cap: the search goes on
+    where it was, so several searches can take turns.
     """
-    if problem.is_goal(start):
-        return SearchRun(Outcome.FOUND, (), start)
-    start_key = problem.key(start)
-    came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
-    # (priority, tie, g, key, state, None) for a state already made, or
-    # (priority, tie, g, parent's key, parent, move) for a child still to be made.
-    frontier: list[tuple[int, int, int, bytes, S, M | None]] = [(0, 0, 0, start_key, start, None)]
-    tie = 0
-    expanded = 0
-    stop_at = budget.positions_left()
-    if cap is not None:
-        stop_at = cap if stop_at is None else min(stop_at, cap)
-    heappush = heapq.heappush
-    heappop = heapq.heappop
-    randrange = random.Random(seed).randrange
-    key_of = problem.key
-    is_goal = problem.is_goal
-    play = problem.play
-    moves = problem.moves
-    rated_moves = problem.rated_moves
-    heuristic = problem.heuristic
-    while frontier:
-        _, _, g, key, state, move = heappop(frontier)
-        if move is not None:
-            parent_key = key
-            state, via = play(state, move)
-            key = key_of(state)
-            if key in came_from:
+
+    def __init__(
+        self,
+        problem: Problem[S, M, T],
+        start: S,
+        *,
+        path_weight: int,
+        cost: Callable[[M], int],
+        bound: int | None = None,
+        lazy: bool = True,
+        noise: int = 0,
+        seed: int = 0,
+    ) -> None:
+        self.problem = problem
+        self.path_weight = path_weight
+        self.cost = cost
+        self.bound = bound
+        self.lazy = lazy
+        self.noise = noise
+        self.random = random.Random(seed)
+        self.start = start
+        start_key = problem.key(start)
+        self.came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
+        # (priority, tie, g, key, state, None) for a state already made, or
+        # (priority, tie, g, parent's key, parent, move) for a child still to be made.
+        self.frontier: list[tuple[int, int, int, bytes, S, M | None]] = [(0, 0, 0, start_key, start, None)]
+        self.tie = 0
+        self.expanded = 0
+        self.ended: SearchRun[S, T] | None = None
+
+    def run(self, budget: Budget, cap: int | None = None) -> SearchRun[S, T]:
+        """Go on until the goal (FOUND), every state reachable from the start (within the
+        bound) is expanded (EXHAUSTED), or ``cap`` more expansions or ``budget`` are
+        spent (LIMIT, and the search may go on later)."""
+        if self.ended is not None:
+            return self.ended
+        if self.problem.is_goal(self.start):
+            self.ended = SearchRun(Outcome.FOUND, (), self.start)
+            return self.ended
+        came_from = self.came_from
+        frontier = self.frontier
+        path_weight = self.path_weight
+        cost = self.cost
+        bound = self.bound
+        noise = self.noise
+        tie = self.tie
+        expanded = 0
+        stop_at = budget.positions_left()
+        if cap is not None:
+            stop_at = cap if stop_at is None else min(stop_at, cap)
+        heappush = heapq.heappush
+        heappop = heapq.heappop
+        randrange = self.random.randrange
+        problem = self.problem
+        key_of = problem.key
+        is_goal = problem.is_goal
+        play = problem.play
+        moves = problem.moves
+        rated_moves = problem.rated_moves
+        heuristic = problem.heuristic
+        found: SearchRun[S, T] | None = None
+        while frontier:
+            entry = heappop(frontier)
+            _, _, g, key, state, move = entry
+            if move is not None:
+                parent_key = key
+                state, via = play(state, move)
+                key = key_of(state)
+                if key in came_from:
+                    continue
+                if is_goal(state):
+                    came_from[key] = (parent_key, via)
+                    found = SearchRun(Outcome.FOUND, _path(came_from, key), state)
+                    break
+            if expanded == stop_at or (
+                expanded % _CHECK_EVERY == 0
+                and budget.exhausted(len(came_from) + len(frontier) // _MOVES_PER_POSITION)
+            ):
+                heappush(frontier, entry)  # a search stopped here loses nothing
+                self.tie = tie
+                self.expanded += expanded
+                return SearchRun(Outcome.LIMIT)
+            if move is not None:
+                came_from[key] = (parent_key, via)
+            expanded += 1
+            budget.expanded += 1
+            if self.lazy:
+                for h, child_move in rated_moves(state):
+                    child_g = g + cost(child_move)
+                    if bound is None or child_g < bound:
+                        tie -= 1  # among equals, the newest first: the search dives
+                        if noise:
+                            h += randrange(noise)
+                        heappush(frontier, (h + path_weight * child_g, tie, child_g, key, state, child_move))
                 continue
-            came_from[key] = (parent_key, via)
-            if is_goal(state):
-                return SearchRun(Outcome.FOUND, _path(came_from, key), state)
-        if expanded == stop_at or (
-            expanded % _CHECK_EVERY == 0 and budget.exhausted(len(came_from) + len(frontier) // _MOVES_PER_POSITION)
-        ):
-            return SearchRun(Outcome.LIMIT)
-        expanded += 1
-        budget.expanded += 1
-        if lazy:
-            for h, child_move in rated_moves(state):
+            for child_move in moves(state):
                 child_g = g + cost(child_move)
-                if bound is None or child_g < bound:
-                    tie -= 1  # among equals, the newest first: the search dives
-                    if noise:
-                        h += randrange(noise)
-                    heappush(frontier, (h + path_weight * child_g, tie, child_g, key, state, child_move))
-            continue
-        for child_move in moves(state):
-            child_g = g + cost(child_move)
-            if bound is not None and child_g >= bound:
-                continue
-            child, via = play(state, child_move)
-            child_key = key_of(child)
-            if child_key in came_from:
-                continue
-            came_from[child_key] = (key, via)
-            if is_goal(child):
-                return SearchRun(Outcome.FOUND, _path(came_from, child_key), child)
-            tie -= 1
-            heappush(frontier, (heuristic(child) + path_weight * child_g, tie, child_g, child_key, child, None))
-    return SearchRun(Outcome.EXHAUSTED)
+                if bound is not None and child_g >= bound:
+                    continue
+                child, via = play(state, child_move)
+                child_key = key_of(child)
+                if child_key in came_from:
+                    continue
+                came_from[child_key] = (key, via)
+                if is_goal(child):
+                    found = SearchRun(Outcome.FOUND, _path(came_from, child_key), child)
+                    break
+                tie -= 1
+                heappush(frontier, (heuristic(child) + path_weight * child_g, tie, child_g, child_key, child, None))
+            if found is not None:
+                break
+        self.tie = tie
+        self.expanded += expanded
+        self.ended = found or SearchRun(Outcome.EXHAUSTED)
+        return self.ended
 
 
 def _path(came_from: dict[bytes, tuple[bytes, T] | None], key: bytes) -> tuple[T, ...]:
