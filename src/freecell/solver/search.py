@@ -30,7 +30,7 @@ T_co = TypeVar("T_co", covariant=True)
 # counting a position for every _MOVES_PER_POSITION moves waiting in the frontier.
 BYTES_PER_POSITION: Final = 400
 _MOVES_PER_POSITION: Final = 4
-_CHECK_EVERY: Final = 64
+CHECK_EVERY: Final = 64
 
 
 class Problem(Protocol[S, M, T_co]):
@@ -254,10 +254,10 @@ class BestFirst(Generic[S, M, T]):
                     continue
                 if is_goal(state):
                     came_from[key] = (parent_key, via)
-                    found = SearchRun(Outcome.FOUND, _path(came_from, key), state)
+                    found = SearchRun(Outcome.FOUND, path_to(came_from, key), state)
                     break
             if expanded == stop_at or (
-                expanded % _CHECK_EVERY == 0
+                expanded % CHECK_EVERY == 0
                 and budget.exhausted(len(came_from) + len(frontier) // _MOVES_PER_POSITION)
             ):
                 heappush(frontier, entry)  # a search stopped here loses nothing
@@ -287,7 +287,7 @@ class BestFirst(Generic[S, M, T]):
                     continue
                 came_from[child_key] = (key, via)
                 if is_goal(child):
-                    found = SearchRun(Outcome.FOUND, _path(came_from, child_key), child)
+                    found = SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
                     break
                 tie -= 1
                 heappush(frontier, (heuristic(child) + path_weight * child_g, tie, child_g, child_key, child, None))
@@ -299,7 +299,7 @@ class BestFirst(Generic[S, M, T]):
         return self.ended
 
 
-def _path(came_from: dict[bytes, tuple[bytes, T] | None], key: bytes) -> tuple[T, ...]:
+def path_to(came_from: dict[bytes, tuple[bytes, T] | None], key: bytes) -> tuple[T, ...]:
     path: list[T] = []
     link = came_from[key]
     while link is not None:

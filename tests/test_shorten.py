@@ -1,0 +1,174 @@
+"""Short solutions: ``solve(..., short=True)``, its beam searches and ``shorten()``.
+
+Every solution is replayed by the rules engine. The fewest moves of a small endgame come
+from a brute-force search over the public rules engine, which shares no code with the
+solver.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from freecell import Deal, find_rules
+from freecell.game import replay
+from freecell.position import PlaceKind, Position
+from freecell.rules import Rules
+from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal
+from freecell.solver.beam import beam_search
+from freecell.solver.board import HOME, FreeCellProblem
+from freecell.solver.search import Budget, Outcome
+from freecell.solver.shorten import shorten
+from freecell.solver.solving import count_non_foundation
+
+DATA = Path(__file__).parent / "data" / "solver"
+STANDARD = find_rules("standard")
+
+
+def in_play(position: Position) -> int:
+    return sum(len(column) for column in position.columns) + sum(card is not None for card in position.cells)
+
+
+def assert_wins(start: Position, rules: Rules, moves: tuple[str, ...] | list[str]) -> None:
+    end = replay(start, rules, moves)
+    assert in_play(end) == 0, end.to_text()
+
+
+def fewest_moves(start: Position, rules: Rules, most: int = 50_000) -> int:
+    """Brute force over the public rules engine (0-1 breadth-first): the fewest moves
+    that do not go home in any win from ``start``."""
+    best = {start.key(): 0}
+    queue = deque([(0, start)])
+    while queue:
+        moves, position = queue.popleft()
+        if best[position.key()] < moves:
+            continue
+        if in_play(position) == 0:
+            return moves
+        for move in position.legal_moves(rules):
+            following = position.apply_unchecked(move)
+            cost = moves + (move.target.kind is not PlaceKind.FOUNDATION)
+            key = following.key()
+            if best.get(key, cost + 1) > cost:
+                best[key] = cost
+                (queue.appendleft if cost == moves else queue.append)((cost, following))
+        assert len(best) < most, "the brute force grew too large for a test"
+    raise AssertionError("no win from this position")
+
+
+# --- solve(short=True) under every kind of rules --------------------------------------------
+
+SHORT_DEALS = [
+    ("standard", None, 1),
+    ("standard", None, 38),
+    ("standard", 2, 7),
+    ("strict", None, 2),
+    ("bakers-game", None, 7),
+    ("eight-off", None, 2),
+    ("cardems", None, 8),
+    pytest.param("double", None, 6, marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize(("name", "cells", "number"), SHORT_DEALS)
+def test_a_short_solution_wins_and_is_no_longer_than_the_default(name: str, cells: int | None, number: int) -> None:
+    rules = find_rules(name, cells=cells)
+    deal = Deal(rules, number)
+    plain = solve_deal(deal)
+    short = solve_deal(deal, short=True)
+    assert plain.status is SolveStatus.SOLVED and short.status is SolveStatus.SOLVED
+    assert_wins(deal.position(), rules, short.moves)
+    assert short.non_foundation_moves == count_non_foundation(short.moves)
+    assert short.non_foundation_moves <= plain.non_foundation_moves
+    assert short.expanded > plain.expanded  # the searches for a shorter win are counted too
+
+
+def test_short_finds_the_fewest_moves_of_a_small_endgame() -> None:
+    # A position from deal 38 where the default search took 10 moves when this test was
+    # written; the brute force knows the least there is.
+    start = Position.from_text((DATA / "deal38-endgame.board").read_text(), STANDARD)
+    least = fewest_moves(start, STANDARD)
+    result = solve(start, STANDARD, short=True)
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(start, STANDARD, result.moves)
+    assert result.non_foundation_moves <= least
+
+
+def test_a_short_solve_within_a_tiny_budget_still_returns_a_checked_win() -> None:
+    deal = Deal(STANDARD, 1)
+    plain = solve_deal(deal, limit=SearchLimit(positions=2_000))
+    short = solve_deal(deal, limit=SearchLimit(positions=plain.expanded + 1), short=True)
+    assert short.status is SolveStatus.SOLVED
+    assert_wins(deal.position(), STANDARD, short.moves)
+    assert short.non_foundation_moves <= plain.non_foundation_moves
+
+
+# --- the beam search ------------------------------------------------------------------------
+
+
+def _beam(number: int, **options: int) -> tuple[object, int]:
+    problem = FreeCellProblem(STANDARD, complete=False, eager=True)
+    start, _ = problem.initial(Deal(STANDARD, number).position())
+    limit = SearchLimit(positions=options.pop("positions", 1_000_000))
+    run = beam_search(problem, start, Budget(limit), cost=lambda step: int(step[1] != HOME), **options)
+    return run.outcome, sum(1 for via in run.path if via[0][1] != HOME)
+
+
+def test_a_beam_finds_a_win_cheaper_than_its_bound() -> None:
+    outcome, cost = _beam(1, width=50, bound=60)
+    assert outcome is Outcome.FOUND
+    assert 0 < cost < 60
+
+
+def test_a_beam_bounded_below_any_win_finds_nothing() -> None:
+    assert _beam(1, width=50, bound=5) == (Outcome.EXHAUSTED, 0)
+
+
+def test_a_beam_stops_when_the_budget_is_spent() -> None:
+    assert _beam(1, width=50, positions=30) == (Outcome.LIMIT, 0)
+
+
+# --- shorten() ------------------------------------------------------------------------------
+
+
+def _a_run_of_two(position: Position) -> int:
+    """A column whose exposed card lies on a card it may lie on: it can go to a cell and
+    come back."""
+    return next(i for i in range(len(position.columns)) if position.run_length(i, STANDARD.building) >= 2)
+
+
+@pytest.mark.parametrize("number", [6, 8, 12])
+def test_shorten_drops_a_detour_through_a_cell(number: int) -> None:
+    deal = Deal(STANDARD, number)
+    start = deal.position()
+    moves = list(solve_deal(deal).moves)
+    column = str(_a_run_of_two(start) + 1)
+    detoured = [column + "a", "a" + column, *moves]
+    assert_wins(start, STANDARD, detoured)
+    shorter = shorten(start, STANDARD, detoured)
+    assert_wins(start, STANDARD, shorter)
+    assert count_non_foundation(shorter) <= count_non_foundation(moves)
+
+
+def test_shorten_sends_a_card_straight_where_a_cell_took_it() -> None:
+    deal = Deal(STANDARD, 5)
+    start = deal.position()
+    move = next(
+        move for move in start.legal_moves(STANDARD)
+        if move.source.kind is move.target.kind is PlaceKind.COLUMN and move.count == 1
+    )
+    source, target = str(move.source.index + 1), str(move.target.index + 1)
+    then = replay(start, STANDARD, [source + target])
+    detoured = [source + "a", "a" + target, *solve(then, STANDARD).moves]
+    assert_wins(start, STANDARD, detoured)
+    shorter = shorten(start, STANDARD, detoured)
+    assert_wins(start, STANDARD, shorter)
+    assert count_non_foundation(shorter) < count_non_foundation(detoured)
+
+
+def test_shorten_leaves_a_solution_without_waste_as_it_is() -> None:
+    start = Position.from_text((DATA / "deal38-endgame.board").read_text(), STANDARD)
+    result = solve(start, STANDARD, short=True)
+    assert shorten(start, STANDARD, list(result.moves)) == list(result.moves)
