@@ -69,26 +69,29 @@ MAIN_WEIGHTS: Final = Weights(in_play=16, disorder=5, off_run=14, depth=2, cell=
 # after a median of 58 positions, in 38.4 moves on average.
 FIRST_WEIGHTS: Final = replace(MAIN_WEIGHTS, off_run=18, next=5)
 _OPEN_RUNS: Final = replace(MAIN_WEIGHTS, off_run=40, empty_column=40)
-# Chosen by measuring each search alone on Microsoft deals 1-2000 (and 8436, 12795,
-# 21554), then the order and caps that keep the slowest 1% of deals cheapest without
-# making solutions longer. After the first search, small caps on searches that differ
-# (weights, path weights, eager or not) beat a few large ones: a deal where one gets lost
-# is usually easy for another, and the few where all get lost are left to FINAL soon.
-# On deals 1-1000: median 58 positions, mean length 39.1, CPU p99 93 ms, max 0.25 s
-# (before, on deals 1-500: 63, 41.4, ~155 ms, 0.54 s). 12795 and 21554 take 0.15 s
-# instead of FINAL's 2.5 s. 8436 is still left to FINAL (4 s): every capped search tried
-# gets lost there within 5,000 positions.
-# 11982 (unsolvable) spends 5,050 positions here before FINAL proves it (7,500 before).
+_FEW_CELLS: Final = replace(MAIN_WEIGHTS, cell=5)
+# Chosen by measuring each search alone on Microsoft deals 1-2000, every 31st deal of
+# 2001-32000, and 8436, 12795, 21554; then the order and caps that keep the slowest 1% of
+# each of those sets cheapest without making solutions longer. After the first search,
+# small caps on searches that differ (weights, path weights, eager or not) beat a few
+# large ones: a deal where one gets lost is usually easy for another, and the few where
+# all get lost are left to FINAL soon. Two come back with more room.
+# Deals 1-1000: median 58 positions, mean length 39.15, CPU p99 85 ms, max 0.39 s
+# (before: median 63 and mean length 41.4, and on deals 1-500 p99 ~155 ms, max 0.54 s).
+# The sample of 2001-32000: median 58, length 39.2, p99 97 ms, max 0.42 s (before: 61,
+# 40.7, 117 ms, 0.49 s). 12795 and 21554: 0.16 s instead of FINAL's 2.5 s. 8436 is still
+# left to FINAL (4 s, as before): every capped search tried gets lost there within
+# 5,000 positions. 11982 (unsolvable) spends 4,650 positions here before FINAL proves it
+# (7,500 before).
 PORTFOLIO: Final = (
     Strategy(FIRST_WEIGHTS, 8, 500, eager=True),
-    Strategy(MAIN_WEIGHTS, 8, 150),
-    Strategy(replace(MAIN_WEIGHTS, cell=60), 8, 400, eager=True),
     Strategy(_OPEN_RUNS, 8, 100, eager=True),
+    Strategy(replace(MAIN_WEIGHTS, cell=60), 8, 600, eager=True),
     Strategy(replace(MAIN_WEIGHTS, next=6), 8, 300),
+    Strategy(_FEW_CELLS, 8, 150, eager=True),
     Strategy(Weights(cell=40), 4, 1_500),
-    Strategy(_OPEN_RUNS, 8, 600, eager=True),  # again, with more room: it wins 21554
-    Strategy(replace(MAIN_WEIGHTS, cell=5), 8, 900, eager=True),  # it wins 12795
-    Strategy(MAIN_WEIGHTS, 6, 600, eager=True),
+    Strategy(_OPEN_RUNS, 8, 600, eager=True),  # it wins 21554
+    Strategy(_FEW_CELLS, 8, 900, eager=True),  # it wins 12795
 )
 FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
 # The searches for a shorter solution, each bounded by the best length so far.
