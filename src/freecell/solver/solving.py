@@ -76,7 +76,7 @@ _FEW_CELLS: Final = replace(MAIN_WEIGHTS, cell=5)
 # small caps on searches that differ (weights, path weights, eager or not) beat a few
 # large ones: a deal where one gets lost is usually easy for another, and the few where
 # all get lost are left to FINAL soon. Two come back with more room.
-# Deals 1-1000: median 58 positions, mean length 39.15, CPU p99 85 ms, max 0.39 s
+# Deals 1-1000: median 58 positions, mean length 39.1, CPU p99 89 ms, max 0.40 s
 # (before: median 63 and mean length 41.4, and on deals 1-500 p99 ~155 ms, max 0.54 s).
 # The sample of 2001-32000: median 58, length 39.2, p99 97 ms, max 0.42 s (before: 61,
 # 40.7, 117 ms, 0.49 s). 12795 and 21554: 0.16 s instead of FINAL's 2.5 s. 8436 is still
