@@ -1,15 +1,20 @@
-"""``solve()``: a portfolio of quick searches, then one that runs to the end.
+"""``solve()``: a portfolio of quick searches, then one that runs to the end, with
+restarts between its first slice and the rest.
 
 Each search is best-first over :class:`~freecell.solver.board.FreeCellProblem`,
 ranking positions by the heuristic plus a small weight times the moves made (weighted
-A*; weight 0 is greedy best-first). The first searches are capped (a few thousand
-positions each) and use different :class:`~freecell.solver.board.Weights` and path
-weights: when one leads into a dead end, another often walks straight to a win. Most
-send every card home as soon as it may go (*eager*): fewer positions, shorter
+A*; weight 0 is greedy best-first). The first searches are capped (a hundred to a few
+thousand positions each) and use different :class:`~freecell.solver.board.Weights` and
+path weights: when one leads into a dead end, another often walks straight to a win.
+Most send every card home as soon as it may go (*eager*): fewer positions, shorter
 solutions, but no proof when they run out of positions (one that is not eager and runs
-out proves the loss, as below). The
-last search has no cap of its own and runs until it wins, proves the loss or spends
-the budget:
+out proves the loss, as below).
+
+The last search has no cap of its own and runs until it wins, proves the loss or
+spends the budget. It runs a first slice (a small proof ends there), then a few
+*restarts* take their turn: capped eager searches with noise on their priorities,
+each from its own seed, which win most deals where the heuristic leads every capped
+search into the same long dead end. Then it runs on to its end:
 
 * Where foundation cards never come back, the fast problem is already exhaustive: it
   lists every legal single-card move besides the runs, and its reductions (canonical
