@@ -17,8 +17,9 @@ from freecell.solver.transcript import verify, write_moves
 @pytest.mark.parametrize("name", ["standard", "bakers-game", "eight-off", "double", "cardems", "strict"])
 @pytest.mark.parametrize(("complete", "eager"), [(False, False), (False, True), (True, False)])
 def test_rated_moves_give_each_childs_own_heuristic(name: str, complete: bool, eager: bool) -> None:
-    """The heuristic worked out from the parent equals the one of the child made, and
-    WON marks exactly the children already won, along random walks through deals."""
+    """The heuristic worked out from the parent equals the one of the child made, WON
+    marks exactly the children already won, and a child made while rating is the one
+    play() makes, along random walks through deals."""
     rules = find_rules(name)
     walk = random.Random(f"{name}-{complete}-{eager}")
     checked = won = 0
@@ -29,9 +30,10 @@ def test_rated_moves_give_each_childs_own_heuristic(name: str, complete: bool, e
             rated = problem.rated_moves(state)
             if not rated:
                 break
-            assert [step for _, step in rated] == problem.moves(state)
-            for h, step in rated:
-                child, _ = problem.play(state, step)
+            assert [step for _, step, _ in rated] == problem.moves(state)
+            for h, step, made in rated:
+                child, via = problem.play(state, step)
+                assert made is None or made == (child, via)
                 if problem.is_goal(child):
                     won += 1
                     assert h == WON

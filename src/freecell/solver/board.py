@@ -49,7 +49,9 @@ Columns = tuple[bytes, ...]
 State = tuple[Columns, bytes, bytes]
 Step = tuple[int, int, int]
 Steps = tuple[Step, ...]
-Rated = tuple[int, Step]
+# A step with its child's heuristic, and the child with the steps taken when rating it
+# meant making it (None otherwise: the search makes it if it ever takes it).
+Rated = tuple[int, Step, "tuple[State, Steps] | None"]
 # The heuristic :meth:`FreeCellProblem.rated_moves` gives a child already won: taken first.
 WON: Final = -(10**9)
 CardLists = tuple[tuple[int, ...], ...]
@@ -258,33 +260,40 @@ class FreeCellProblem:
 
     def _close(self, columns: Columns, cells: bytes, foundations: bytes, exposed: int, steps: list[Step]) -> State:
         """Send safe cards home until none is left. Only the column ``exposed`` can hold
-        a newly safe card unless the foundations have changed (-1: look everywhere)."""
+        a newly safe card unless the foundations have changed (-1: look everywhere).
+
+        A card once safe stays safe while others go home (the foundations only grow),
+        so one pass may send several; passes go on while the last one sent any."""
+        listed = list(columns)
+        homeward = self.homeward
+        everywhere = range(len(listed))
         while True:
-            safe = self._homeward(foundations)[1]
+            safe = (homeward.get(foundations) or self._homeward(foundations))[1]
             if not safe:
-                return columns, cells, foundations
-            found_one = False
-            for index in (range(len(columns)) if exposed < 0 else (exposed,)):
-                column = columns[index]
-                if column and column[-1] in safe:
+                break
+            sent = False
+            for index in everywhere if exposed < 0 else (exposed,):
+                column = listed[index]
+                while column and column[-1] in safe:
                     card = column[-1]
-                    columns = columns[:index] + (column[:-1],) + columns[index + 1 :]
+                    column = column[:-1]
                     foundations = _bump(foundations, self._home_pile(card, foundations), 1)
                     steps.append((index, HOME, 1))
-                    found_one = True
-                    break
-            if not found_one and exposed < 0:
+                    sent = True
+                    safe = (homeward.get(foundations) or self._homeward(foundations))[1]
+                listed[index] = column
+            if exposed < 0:
                 for card in cells:
                     if card in safe:
-                        position = cells.index(card)
-                        cells = cells[:position] + cells[position + 1 :]
+                        cells = cells.replace(bytes((card,)), b"", 1)
                         foundations = _bump(foundations, self._home_pile(card, foundations), 1)
                         steps.append((CELL + card, HOME, 1))
-                        found_one = True
-                        break
-            if not found_one:
-                return columns, cells, foundations
+                        sent = True
+                        safe = (homeward.get(foundations) or self._homeward(foundations))[1]
+            if not sent:
+                break
             exposed = -1
+        return tuple(listed), cells, foundations
 
     def apply(self, state: State, step: Step) -> tuple[State, Steps]:
         """The state after ``step`` (trusted to be legal), with the safe cards sent
@@ -460,17 +469,17 @@ class FreeCellProblem:
                             and not features[onto][1]
                         ):
                             h = won
-                    rated.append((h, step))
+                    rated.append((h, step, None))
                     continue
             elif source < home and target < cell:
                 onto = columns[target] + bytes((source - cell,))
                 h = base - cell_weight + values[onto] - values_of[target] + next_weight * hits[target]
                 if disorder == disorder_of[target] and not features[onto][1]:
                     h = won
-                rated.append((h, step))
+                rated.append((h, step, None))
                 continue
-            child = self.apply(state, step)[0]
-            rated.append((won if self.is_goal(child) else self.heuristic(child), step))
+            made = self.apply(state, step)
+            rated.append((won if self.is_goal(made[0]) else self.heuristic(made[0]), step, made))
         return rated
 
     def _take_backs(

@@ -49,9 +49,10 @@ class Problem(Protocol[S, M, T_co]):
         """Each move from ``state``."""
         ...
 
-    def rated_moves(self, state: S) -> Sequence[tuple[int, M]]:
+    def rated_moves(self, state: S) -> Sequence[tuple[int, M, tuple[S, T_co] | None]]:
         """Each move from ``state``, with the heuristic of the child it leads to
-        (worked out without making the child, where the problem can)."""
+        (worked out without making the child, where the problem can), and what
+        :meth:`play` gives for it when that child had to be made (else None)."""
         ...
 
     def play(self, state: S, move: M) -> tuple[S, T_co]:
@@ -122,7 +123,7 @@ class InstrumentedProblem(Generic[S, M, T]):
         self.generated += len(found)
         return found
 
-    def rated_moves(self, state: S) -> Sequence[tuple[int, M]]:
+    def rated_moves(self, state: S) -> Sequence[tuple[int, M, tuple[S, T] | None]]:
         found = self.problem.rated_moves(state)
         self.expanded += 1
         self.generated += len(found)
@@ -205,9 +206,12 @@ class BestFirst(Generic[S, M, T]):
         self.start = start
         start_key = problem.key(start)
         self.came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
-        # (priority, tie, g, key, state, None) for a state already made, or
-        # (priority, tie, g, parent's key, parent, move) for a child still to be made.
-        self.frontier: list[tuple[int, int, int, bytes, S, M | None]] = [(0, 0, 0, start_key, start, None)]
+        # (priority, tie, g, key, state, None, None) for a state already made and seen,
+        # or (priority, tie, g, parent's key, parent, move, what playing it gives, if it
+        # was made already) for a child not yet seen.
+        self.frontier: list[tuple[int, int, int, bytes, S, M | None, tuple[S, T] | None]] = [
+            (0, 0, 0, start_key, start, None, None)
+        ]
         self.tie = 0
         self.expanded = 0
         self.ended: SearchRun[S, T] | None = None
@@ -245,10 +249,13 @@ class BestFirst(Generic[S, M, T]):
         found: SearchRun[S, T] | None = None
         while frontier:
             entry = heappop(frontier)
-            _, _, g, key, state, move = entry
+            _, _, g, key, state, move, made = entry
             if move is not None:
                 parent_key = key
-                state, via = play(state, move)
+                if made is None:
+                    state, via = play(state, move)
+                else:
+                    state, via = made
                 key = key_of(state)
                 if key in came_from:
                     continue
@@ -269,13 +276,15 @@ class BestFirst(Generic[S, M, T]):
             expanded += 1
             budget.expanded += 1
             if self.lazy:
-                for h, child_move in rated_moves(state):
+                for h, child_move, child_made in rated_moves(state):
                     child_g = g + cost(child_move)
                     if bound is None or child_g < bound:
                         tie -= 1  # among equals, the newest first: the search dives
                         if noise:
                             h += randrange(noise)
-                        heappush(frontier, (h + path_weight * child_g, tie, child_g, key, state, child_move))
+                        heappush(
+                            frontier, (h + path_weight * child_g, tie, child_g, key, state, child_move, child_made)
+                        )
                 continue
             for child_move in moves(state):
                 child_g = g + cost(child_move)
@@ -290,7 +299,9 @@ class BestFirst(Generic[S, M, T]):
                     found = SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
                     break
                 tie -= 1
-                heappush(frontier, (heuristic(child) + path_weight * child_g, tie, child_g, child_key, child, None))
+                heappush(
+                    frontier, (heuristic(child) + path_weight * child_g, tie, child_g, child_key, child, None, None)
+                )
             if found is not None:
                 break
         self.tie = tie
