@@ -168,7 +168,8 @@ class FreeCellProblem:
         self.follows, self.children, self.safe_needs = _tables(rules.building, self.pile_count)
         self.features = _features(rules.building)
         self.values = ColumnValues(self.features, weights)
-        self.homeward: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
+        # Shared by every problem that sends the same cards home by itself.
+        self.homeward = _homeward_known(rules.building, self.pile_count, self.auto, self.eager)
 
     # --- states --------------------------------------------------------------------
 
@@ -255,6 +256,8 @@ class FreeCellProblem:
                     card for card in ready
                     if all(foundations[pile] >= card >> 2 for pile in self.safe_needs[card])
                 }
+            if len(self.homeward) >= _FEATURES_KEPT:
+                self.homeward.clear()
             known = self.homeward[foundations] = (frozenset(ready), frozenset(safe))
         return known
 
@@ -529,6 +532,13 @@ def _tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, Card
             needs = tuple(p for p in range(pile_count) if ((p & 3) in (1, 2)) != red)
         safe_needs.append(needs)
     return bytes(follows), tuple(children), tuple(safe_needs)
+
+
+@functools.cache
+def _homeward_known(
+    building: Building, pile_count: int, auto: bool, eager: bool
+) -> dict[bytes, tuple[frozenset[int], frozenset[int]]]:
+    return {}
 
 
 @functools.cache
