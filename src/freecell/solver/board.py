@@ -40,6 +40,7 @@ from typing import Final
 
 from freecell.position import Position
 from freecell.rules import Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
+from freecell.solver.search import WON
 
 CELL: Final = 64
 HOME: Final = 128
@@ -52,8 +53,7 @@ Steps = tuple[Step, ...]
 # A step with its child's heuristic, and the child with the steps taken when rating it
 # meant making it (None otherwise: the search makes it if it ever takes it).
 Rated = tuple[int, Step, "tuple[State, Steps] | None"]
-# The heuristic :meth:`FreeCellProblem.rated_moves` gives a child already won: taken first.
-WON: Final = -(10**9)
+
 CardLists = tuple[tuple[int, ...], ...]
 
 

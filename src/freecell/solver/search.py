@@ -29,6 +29,10 @@ T_co = TypeVar("T_co", covariant=True)
 # What one remembered position costs, on average, in the seen table and the frontier,
 # counting a position for every _MOVES_PER_POSITION moves waiting in the frontier.
 BYTES_PER_POSITION: Final = 400
+# What a problem's rated_moves gives a child that is a goal, and only such a child: a
+# search takes it first, and checks is_goal only on what it takes at such a priority.
+WON: Final = -(10**9)
+_GOAL_BELOW: Final = WON // 2
 _MOVES_PER_POSITION: Final = 4
 CHECK_EVERY: Final = 64
 
@@ -51,7 +55,8 @@ class Problem(Protocol[S, M, T_co]):
 
     def rated_moves(self, state: S) -> Sequence[tuple[int, M, tuple[S, T_co] | None]]:
         """Each move from ``state``, with the heuristic of the child it leads to
-        (worked out without making the child, where the problem can), and what
+        (worked out without making the child, where the problem can; :data:`WON` if
+        and only if that child is a goal), and what
         :meth:`play` gives for it when that child had to be made (else None)."""
         ...
 
@@ -249,7 +254,7 @@ class BestFirst(Generic[S, M, T]):
         found: SearchRun[S, T] | None = None
         while frontier:
             entry = heappop(frontier)
-            _, _, g, key, state, move, made = entry
+            priority, _, g, key, state, move, made = entry
             if move is not None:
                 parent_key = key
                 if made is None:
@@ -259,7 +264,7 @@ class BestFirst(Generic[S, M, T]):
                 key = key_of(state)
                 if key in came_from:
                     continue
-                if is_goal(state):
+                if priority < _GOAL_BELOW and is_goal(state):
                     came_from[key] = (parent_key, via)
                     found = SearchRun(Outcome.FOUND, path_to(came_from, key), state)
                     break
