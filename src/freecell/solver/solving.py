@@ -112,15 +112,15 @@ PORTFOLIO: Final = (
 )
 FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
 # After the portfolio (see _decide()): FINAL in slices, each followed by a restart; the
-# restarts take turns among three weightings. On 48 deals of 1-32000 that were slow
-# before, restarts took the total from 21.7 s CPU (none) to 17.2 s, and the deals over
-# 1 s from 4 to 2 (28920, 11854 at 1.01 s). Taking turns rather than all restarts at
-# once costs a loss proven in a few slices only as many restarts: Baker's Game deals
-# 1-150, total 29.2 -> 20.8 s.
+# restarts take turns among three weightings. On 52 deals of 1-32000 that were slow
+# before: no restarts 21.7 s CPU in all and 4 deals over 1 s; six restarts of 2,000
+# positions 22.0 s and 3; nine of 1,000 (these) 19.4 s and 2 (28920; 30984 at 1.1 s,
+# from 3.1). Taking turns rather than all restarts at once costs a loss proven in a few
+# slices only as many restarts: Baker's Game deals 1-150 took 29.2 s, now 19.2 s.
 SLICE: Final = 2_000
 RESTARTS: Final = tuple(
-    Strategy(weights, path_weight, 2_000, eager=True, noise=100)
-    for weights, path_weight in ((MAIN_WEIGHTS, 4), (_FEW_CELLS, 8), (_OPEN_RUNS, 8)) * 2
+    Strategy(weights, path_weight, 1_000, eager=True, noise=100)
+    for weights, path_weight in ((MAIN_WEIGHTS, 4), (_FEW_CELLS, 8), (_OPEN_RUNS, 8)) * 3
 )
 # The searches for a shorter solution, each bounded by the best length so far: beams
 # over the eager problem. On Microsoft deals 1-100 the first found 28.3 moves on average
