@@ -548,7 +548,3 @@ def _features(building: Building) -> ColumnFeatures:
 
 def _bump(foundations: bytes, pile: int, by: int) -> bytes:
     return foundations[:pile] + bytes((foundations[pile] + by,)) + foundations[pile + 1 :]
-
-
-def is_non_foundation(step: Step) -> bool:
-    return step[1] != HOME

@@ -150,26 +150,6 @@ class SearchRun(Generic[S, T]):
     goal: S | None = None
 
 
-def best_first(
-    problem: Problem[S, M, T],
-    start: S,
-    budget: Budget,
-    *,
-    path_weight: int,
-    cost: Callable[[M], int],
-    cap: int | None = None,
-    bound: int | None = None,
-    lazy: bool = True,
-    noise: int = 0,
-    seed: int = 0,
-) -> SearchRun[S, T]:
-    """One :class:`BestFirst` search run until it ends or has expanded ``cap`` positions."""
-    search = BestFirst(
-        problem, start, path_weight=path_weight, cost=cost, bound=bound, lazy=lazy, noise=noise, seed=seed
-    )
-    return search.run(budget, cap)
-
-
 class BestFirst(Generic[S, M, T]):
     """Expand first the state of lowest ``h + path_weight * g``, each canonical key once.
 
