@@ -1,5 +1,5 @@
-"""``solve()``: a portfolio of quick searches, then one that runs to the end, with
-restarts between its first slice and the rest.
+"""``solve()``: a portfolio of quick searches, then one that runs to the end, taking
+turns with a few restarts.
 
 Each search is best-first over :class:`~freecell.solver.board.FreeCellProblem`,
 ranking positions by the heuristic plus a small weight times the moves made (weighted
@@ -11,10 +11,11 @@ solutions, but no proof when they run out of positions (one that is not eager an
 out proves the loss, as below).
 
 The last search has no cap of its own and runs until it wins, proves the loss or
-spends the budget. It runs a first slice (a small proof ends there), then a few
-*restarts* take their turn: capped eager searches with noise on their priorities,
-each from its own seed, which win most deals where the heuristic leads every capped
-search into the same long dead end. Then it runs on to its end:
+spends the budget. It runs in slices, each followed by one of a few *restarts*
+(capped eager searches with noise on their priorities, each from its own seed, which
+win most deals where the heuristic leads every capped search into the same long dead
+end); a small proof ends within a slice or two. Once the restarts are spent, it runs
+on to its end:
 
 * Where foundation cards never come back, the fast problem is already exhaustive: it
   lists every legal single-card move besides the runs, and its reductions (canonical
@@ -96,10 +97,9 @@ _FEW_CELLS: Final = replace(MAIN_WEIGHTS, cell=5)
 # Deals 1-1000: median 58 positions, mean length 39.1, CPU p99 89 ms, max 0.40 s
 # (before: median 63 and mean length 41.4, and on deals 1-500 p99 ~155 ms, max 0.54 s).
 # The sample of 2001-32000: median 58, length 39.2, p99 97 ms, max 0.42 s (before: 61,
-# 40.7, 117 ms, 0.49 s). 12795 and 21554: 0.16 s instead of FINAL's 2.5 s. 8436 is still
-# left to FINAL (4 s, as before): every capped search tried gets lost there within
-# 5,000 positions. 11982 (unsolvable) spends 4,650 positions here before FINAL proves it
-# (7,500 before).
+# 40.7, 117 ms, 0.49 s). 12795 and 21554: 0.16 s instead of FINAL's 2.5 s. Every search
+# here gets lost on 8436 within 5,000 positions (a restart wins it now, in 0.5 s in all).
+# 11982 (unsolvable) spends 4,650 positions here before FINAL proves it (7,500 before).
 PORTFOLIO: Final = (
     Strategy(FIRST_WEIGHTS, 8, 500, eager=True),
     Strategy(_OPEN_RUNS, 8, 100, eager=True),
@@ -127,7 +127,7 @@ RESTARTS: Final = tuple(
 # and the second, with other weights, brought it to 27.6 (weighted A* with path weights
 # 13 to 40 and caps of 3,000 to 5,000 positions found 31.9, at about the same cost).
 SHORT_PLAN: Final = (
-    Beam(Weights(in_play=16, disorder=5, off_run=14, depth=2, cell=28, empty_column=23, next=6), width=100),
+    Beam(replace(MAIN_WEIGHTS, next=6), width=100),
     Beam(Weights(cell=40), width=100),
 )
 
@@ -230,7 +230,7 @@ def _shorter(
     shortest (counted in public moves, so that under single-card rules a run counts as
     the moves it stands for)."""
     best = write_moves(position, rules, steps)
-    bound = sum(1 for step in steps if step[1] != HOME)
+    bound = sum(map(_cost, steps))
     for beam in SHORT_PLAN:
         if budget.exhausted(0):
             break
