@@ -9,7 +9,7 @@ import pytest
 from freecell import Deal, find_rules
 from freecell.cards import parse_card
 from freecell.position import Position
-from freecell.solver.board import HOME, WON, FreeCellProblem, State, Step, Steps
+from freecell.solver.board import CELL, HOME, WON, FreeCellProblem, State, Step, Steps
 from freecell.solver.search import BestFirst, Budget, Outcome, SearchLimit
 from freecell.solver.transcript import verify, write_moves
 
@@ -42,6 +42,40 @@ def test_rated_moves_give_each_childs_own_heuristic(name: str, complete: bool, e
                 checked += 1
             state = problem.play(state, walk.choice(rated)[1])[0]
     assert checked > 1000
+
+
+@pytest.mark.parametrize("name", ["standard", "bakers-game"])
+def test_whole_runs_leave_out_only_moves_that_break_an_ordered_run(name: str) -> None:
+    """With whole runs, the moves listed are the others less some that break a run: a
+    card of a run to a cell, or part of a run to an empty column that neither is as
+    much as may move nor leaves just the column's last card."""
+    rules = find_rules(name)
+    walk = random.Random(name)
+    every = FreeCellProblem(rules, complete=False, eager=True)
+    whole = FreeCellProblem(rules, complete=False, eager=True, whole_runs=True)
+    kept = dropped = 0
+    for number in range(1, 25):
+        state, _ = every.initial(Deal(rules, number).position())
+        for _ in range(60):
+            listed = every.moves(state)
+            if not listed:
+                break
+            chosen = whole.moves(state)
+            assert set(chosen) <= set(listed)
+            assert [step for step in listed if step in set(chosen)] == chosen
+            kept += len(chosen)
+            for source, target, count in set(listed) - set(chosen):
+                dropped += 1
+                assert source < CELL
+                column = state[0][source]
+                run = every.features[column][0]
+                assert count < run or (target == CELL and run > 1)
+                if target == CELL:
+                    assert count == 1
+                else:
+                    assert not state[0][target] and count < len(column) - 1
+            state = every.play(state, walk.choice(listed))[0]
+    assert dropped > 100 and kept > 1000
 
 
 def test_a_goal_is_a_table_won_by_foundation_moves_alone() -> None:

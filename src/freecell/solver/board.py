@@ -27,6 +27,14 @@ now and then (a card sent home may be the only place for another), so an eager s
 that runs out of positions proves nothing; but it makes searches shorter and their
 solutions too, and the portfolio's quick searches use it.
 
+A fast problem with *whole runs* leaves out the moves that break an ordered run for
+little reason: a card lying on its run never goes to a cell (the run moves as one),
+and a run goes into an empty column whole, or as much of it as the capacity allows, or
+all of its column but the last card, never some other part. A player seldom needs
+those moves and a search seldom takes them, yet they are many (about half the moves
+listed go to a cell), and each is rated. Like an eager one, a search over it that runs
+out of positions proves nothing.
+
 A card is sent home safely when nothing in play could ever be placed on it: every
 opposite-colour card one rank lower is home (alternate colours), or every card of its
 suit one rank lower (same suit; with one deck, always true of a card that can go home).
@@ -115,7 +123,8 @@ class ColumnFeatures(dict[bytes, Features]):
 
 class ColumnValues(dict[bytes, int]):
     """Each column's share of the heuristic, computed once per distinct column and
-    shared by every state of a search that holds it."""
+    shared by every search with the same weights and building rule; it forgets
+    everything when it grows past :data:`_FEATURES_KEPT` columns."""
 
     def __init__(self, features: ColumnFeatures, weights: Weights) -> None:
         super().__init__()
@@ -123,6 +132,8 @@ class ColumnValues(dict[bytes, int]):
         self.weights = weights
 
     def __missing__(self, column: bytes) -> int:
+        if len(self) >= _FEATURES_KEPT:
+            self.clear()
         n = len(column)
         weights = self.weights
         if not n:
@@ -146,11 +157,18 @@ class FreeCellProblem:
     otherwise runs move as one step and only the moves a player would consider are
     listed. ``auto`` sends safe cards home after each step (never used for a complete
     search under take-back rules, where it would not be sound); ``eager`` (never for a
-    complete problem) sends every card that may go home.
+    complete problem) sends every card that may go home. ``whole_runs`` (never for a
+    complete problem) keeps ordered runs whole, as the module docstring tells.
     """
 
     def __init__(
-        self, rules: Rules, *, complete: bool, weights: Weights = Weights(), eager: bool = False
+        self,
+        rules: Rules,
+        *,
+        complete: bool,
+        weights: Weights = Weights(),
+        eager: bool = False,
+        whole_runs: bool = False,
     ) -> None:
         self.rules = rules
         self.weights = weights
@@ -159,6 +177,7 @@ class FreeCellProblem:
         self.takes_back = rules.takes_back
         self.auto = not (complete and rules.takes_back)
         self.eager = eager and not complete
+        self.whole_runs = whole_runs and not complete
         self.back_to_cell = rules.foundation_return is FoundationReturn.TO_TABLEAU_OR_CELL
         self.cell_count = rules.cells
         self.pile_count = rules.foundation_count
@@ -167,9 +186,10 @@ class FreeCellProblem:
         self.moves_runs = not complete or self.unlimited
         self.follows, self.children, self.safe_needs = _tables(rules.building, self.pile_count)
         self.features = _features(rules.building)
-        self.values = ColumnValues(self.features, weights)
+        self.values = _values(rules.building, weights)
         # Shared by every problem that sends the same cards home by itself.
         self.homeward = _homeward_known(rules.building, self.pile_count, self.auto, self.eager)
+        self._raised = self._raised_one_deck if self.pile_count == 4 else self._raised_any
 
     # --- states --------------------------------------------------------------------
 
@@ -269,27 +289,26 @@ class FreeCellProblem:
         so one pass may send several; passes go on while the last one sent any."""
         listed = list(columns)
         homeward = self.homeward
-        everywhere = range(len(listed))
+        raised = self._raised
         while True:
             safe = (homeward.get(foundations) or self._homeward(foundations))[1]
             if not safe:
                 break
             sent = False
-            for index in everywhere if exposed < 0 else (exposed,):
-                column = listed[index]
-                while column and column[-1] in safe:
-                    card = column[-1]
-                    column = column[:-1]
-                    foundations = _bump(foundations, self._home_pile(card, foundations), 1)
-                    steps.append((index, HOME, 1))
+            for index, column in enumerate(listed) if exposed < 0 else ((exposed, listed[exposed]),):
+                if column and column[-1] in safe:
+                    while column and column[-1] in safe:
+                        foundations = raised(foundations, column[-1])
+                        column = column[:-1]
+                        steps.append((index, HOME, 1))
+                        safe = (homeward.get(foundations) or self._homeward(foundations))[1]
+                    listed[index] = column
                     sent = True
-                    safe = (homeward.get(foundations) or self._homeward(foundations))[1]
-                listed[index] = column
             if exposed < 0:
                 for card in cells:
                     if card in safe:
                         cells = cells.replace(bytes((card,)), b"", 1)
-                        foundations = _bump(foundations, self._home_pile(card, foundations), 1)
+                        foundations = raised(foundations, card)
                         steps.append((CELL + card, HOME, 1))
                         sent = True
                         safe = (homeward.get(foundations) or self._homeward(foundations))[1]
@@ -297,6 +316,13 @@ class FreeCellProblem:
                 break
             exposed = -1
         return tuple(listed), cells, foundations
+
+    def _raised_one_deck(self, foundations: bytes, card: int) -> bytes:
+        """The foundations once ``card`` has gone home (one deck: its suit's pile)."""
+        return (int.from_bytes(foundations, "big") + _PILE_UNIT[card & 3]).to_bytes(4, "big")
+
+    def _raised_any(self, foundations: bytes, card: int) -> bytes:
+        return _bump(foundations, self._home_pile(card, foundations), 1)
 
     def apply(self, state: State, step: Step) -> tuple[State, Steps]:
         """The state after ``step`` (trusted to be legal), with the safe cards sent
@@ -320,7 +346,7 @@ class FreeCellProblem:
         elif target == CELL:
             cells = bytes(sorted(cells + moving))
         else:
-            foundations = _bump(foundations, self._home_pile(moving[0], foundations), 1)
+            foundations = self._raised(foundations, moving[0])
         columns = tuple(listed)
         if self.auto:
             safe = (self.homeward.get(foundations) or self._homeward(foundations))[1]
@@ -374,6 +400,7 @@ class FreeCellProblem:
                         wanted[card] = [j]
         steps: list[Step] = []
         kings_only = self.kings_only
+        whole_runs = self.whole_runs
         for i, column in enumerate(columns):
             if not column:
                 continue
@@ -395,13 +422,16 @@ class FreeCellProblem:
                             steps.append((i, j, count))
                 if first_empty >= 0:
                     height = len(column)
-                    for count in range(1, min(run, to_empty) + 1):
+                    most = min(run, to_empty)
+                    for count in range(1, most + 1):
                         if count == height:
                             break  # a whole column into an empty one changes nothing
                         if kings_only and column[-count] >> 2 != 12:
                             continue
+                        if whole_runs and count < most and count < height - 1:
+                            continue
                         steps.append((i, first_empty, count))
-            if free:
+            if free and not (whole_runs and run > 1):
                 steps.append((i, CELL, 1))
         for card in set(cells):
             source = CELL + card
@@ -544,6 +574,14 @@ def _homeward_known(
 @functools.cache
 def _features(building: Building) -> ColumnFeatures:
     return ColumnFeatures(_tables(building, 4)[0])
+
+
+_PILE_UNIT: Final = tuple(1 << 8 * (3 - pile) for pile in range(4))
+
+
+@functools.cache
+def _values(building: Building, weights: Weights) -> ColumnValues:
+    return ColumnValues(_features(building), weights)
 
 
 def _bump(foundations: bytes, pile: int, by: int) -> bytes:

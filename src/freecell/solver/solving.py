@@ -34,7 +34,9 @@ it is returned.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Final
@@ -62,14 +64,16 @@ DEFAULT_LIMIT: Final = SearchLimit(seconds=60.0, memory_mb=1000)
 class Strategy:
     """One search of the portfolio: the heuristic's weights, the weight of the path's
     cost in the priority (0: greedy best-first; more: weighted A*, shorter solutions),
-    a cap on positions expanded (None: run to the end), and whether every card goes home
-    as soon as it may (see :class:`~freecell.solver.board.FreeCellProblem`)."""
+    a cap on positions expanded (None: run to the end), whether every card goes home
+    as soon as it may and whether ordered runs are kept whole (see
+    :class:`~freecell.solver.board.FreeCellProblem`), and the noise on priorities."""
 
     weights: Weights
     path_weight: int
     cap: int | None
     eager: bool = False
     noise: int = 0
+    whole_runs: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,14 +105,14 @@ _FEW_CELLS: Final = replace(MAIN_WEIGHTS, cell=5)
 # here gets lost on 8436 within 5,000 positions (a restart wins it now, in 0.5 s in all).
 # 11982 (unsolvable) spends 4,650 positions here before FINAL proves it (7,500 before).
 PORTFOLIO: Final = (
-    Strategy(FIRST_WEIGHTS, 8, 500, eager=True),
-    Strategy(_OPEN_RUNS, 8, 100, eager=True),
-    Strategy(replace(MAIN_WEIGHTS, cell=60), 8, 600, eager=True),
+    Strategy(FIRST_WEIGHTS, 8, 500, eager=True, whole_runs=True),
+    Strategy(_OPEN_RUNS, 8, 100, eager=True, whole_runs=True),
+    Strategy(replace(MAIN_WEIGHTS, cell=60), 8, 600, eager=True, whole_runs=True),
     Strategy(replace(MAIN_WEIGHTS, next=6), 8, 300),
-    Strategy(_FEW_CELLS, 8, 150, eager=True),
+    Strategy(_FEW_CELLS, 8, 150, eager=True, whole_runs=True),
     Strategy(Weights(cell=40), 4, 1_500),
-    Strategy(_OPEN_RUNS, 8, 600, eager=True),  # it wins 21554
-    Strategy(_FEW_CELLS, 8, 900, eager=True),  # it wins 12795
+    Strategy(_OPEN_RUNS, 8, 600, eager=True, whole_runs=True),  # it wins 21554
+    Strategy(_FEW_CELLS, 8, 900, eager=True, whole_runs=True),  # it wins 12795
 )
 FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
 # After the portfolio (see _decide()): FINAL in slices, each followed by a restart; the
@@ -171,12 +175,33 @@ def solve(
     :class:`~freecell.solver.transcript.SolverError` if a solution fails its replay (a bug).
     """
     _check_table(position, rules)
-    budget = Budget(limit or DEFAULT_LIMIT)
+    with _cyclic_gc_paused():
+        return _solve(position, rules, limit or DEFAULT_LIMIT, short)
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: a search makes tuples by the million, none of
+    them in a cycle, and the collector would walk them again and again (about 3% of a
+    short solve and 6% of a long one)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) -> SolveResult:
+    budget = Budget(limit)
     searches: list[InstrumentedProblem[State, Step, Steps]] = []
     scale = rules.decks**2  # two decks: longer searches
 
     def begin(strategy: Strategy, *, complete: bool = False, seed: int = 0) -> _Search:
-        problem = FreeCellProblem(rules, complete=complete, weights=strategy.weights, eager=strategy.eager)
+        problem = FreeCellProblem(
+            rules, complete=complete, weights=strategy.weights, eager=strategy.eager, whole_runs=strategy.whole_runs
+        )
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
         searches.append(counted)
