@@ -62,14 +62,16 @@ DEFAULT_LIMIT: Final = SearchLimit(seconds=60.0, memory_mb=1000)
 class Strategy:
     """One search of the portfolio: the heuristic's weights, the weight of the path's
     cost in the priority (0: greedy best-first; more: weighted A*, shorter solutions),
-    a cap on positions expanded (None: run to the end), and whether every card goes home
-    as soon as it may (see :class:`~freecell.solver.board.FreeCellProblem`)."""
+    a cap on positions expanded (None: run to the end), whether every card goes home
+    as soon as it may (see :class:`~freecell.solver.board.FreeCellProblem`), and the
+    noise on its priorities with the seed it comes from."""
 
     weights: Weights
     path_weight: int
     cap: int | None
     eager: bool = False
     noise: int = 0
+    seed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,16 +113,33 @@ PORTFOLIO: Final = (
     Strategy(_FEW_CELLS, 8, 900, eager=True),  # it wins 12795
 )
 FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
-# After the portfolio (see _decide()): FINAL in slices, each followed by a restart; the
-# restarts take turns among three weightings. On 52 deals of 1-32000 that were slow
+# After the portfolio (see _decide()): FINAL in slices, each followed by a restart.
+# The noisy ones take turns among three weightings. On 52 deals of 1-32000 that were slow
 # before: no restarts 21.7 s CPU in all and 4 deals over 1 s; six restarts of 2,000
-# positions 22.0 s and 3; nine of 1,000 (these) 19.4 s and 2 (28920; 30984 at 1.1 s,
-# from 3.1). Taking turns rather than all restarts at once costs a loss proven in a few
-# slices only as many restarts: Baker's Game deals 1-150 took 29.2 s, now 19.2 s.
+# positions 22.0 s and 3; nine of 1,000 19.4 s and 2. Taking turns rather than all
+# restarts at once costs a loss proven in a few slices only as many restarts: Baker's
+# Game deals 1-150 took 29.2 s, then 19.2 s.
 SLICE: Final = 2_000
-RESTARTS: Final = tuple(
-    Strategy(weights, path_weight, 1_000, eager=True, noise=100)
-    for weights, path_weight in ((MAIN_WEIGHTS, 4), (_FEW_CELLS, 8), (_OPEN_RUNS, 8)) * 3
+_NOISY: Final = tuple(
+    Strategy(weights, path_weight, 1_000, eager=True, noise=100, seed=seed)
+    for seed, (weights, path_weight) in enumerate(((MAIN_WEIGHTS, 4), (_FEW_CELLS, 8), (_OPEN_RUNS, 8)) * 3)
+)
+# Every search above gets lost in the same long dead ends on a few deals, most often
+# where the way out fills every cell to empty a column; weighing the shortest column
+# (Weights.shortest) draws a search down that way. First one such search with room
+# (it wins 28920, 17227, 23599 and 30984 within 3,000 positions, each of which took
+# FINAL 25,000-65,000), then the noisy ones (with their seeds, which win what they
+# won before), then two more with other weightings, for the rare deal that nothing
+# wins before (33285: 254,000 positions before, 40,000 now).
+# Measured on the 178 deals of 1-32000 that reach FINAL: over 20,000 positions 8 -> 4,
+# over 1 s CPU 4 -> 1, worst 65,669 -> 29,391 positions; on those of 32001-40000 (53
+# deals, not used to choose): over 20,000 positions 8 -> 8, worst 254,016 -> 84,493.
+# The 16,000 positions of restarts (9,000 before) come before a long proof of a loss.
+RESTARTS: Final = (
+    Strategy(replace(Weights(cell=40), shortest=25), 4, 3_000, eager=True),
+    *_NOISY,
+    Strategy(replace(MAIN_WEIGHTS, shortest=50), 4, 2_000, eager=True),
+    Strategy(replace(_OPEN_RUNS, shortest=25), 8, 2_000, eager=True),
 )
 # The searches for a shorter solution, each bounded by the best length so far: beams
 # over the eager problem. On Microsoft deals 1-100 the first found 28.3 moves on average
@@ -175,14 +194,14 @@ def solve(
     searches: list[InstrumentedProblem[State, Step, Steps]] = []
     scale = rules.decks**2  # two decks: longer searches
 
-    def begin(strategy: Strategy, *, complete: bool = False, seed: int = 0) -> _Search:
+    def begin(strategy: Strategy, *, complete: bool = False) -> _Search:
         problem = FreeCellProblem(rules, complete=complete, weights=strategy.weights, eager=strategy.eager)
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
         searches.append(counted)
         search = BestFirst(
             counted, start, path_weight=strategy.path_weight, cost=_cost, lazy=strategy.cap is not None,
-            noise=strategy.noise, seed=seed,
+            noise=strategy.noise, seed=strategy.seed,
         )
         return _Search(problem, first, search)
 
@@ -260,7 +279,7 @@ def _decide(
         # Wins without take-backs are found faster without them: that search runs to
         # its end before the complete one, which alone can prove a loss.
         deciders.append(begin(FINAL, complete=True))
-    restarts = list(enumerate(RESTARTS))
+    restarts = list(RESTARTS)
     while deciders and not budget.exhausted(0):
         decider = deciders[0]
         # A slice at a time while restarts are left, each followed by one restart: a
@@ -271,8 +290,8 @@ def _decide(
         if run.outcome is Outcome.EXHAUSTED:
             deciders.pop(0)
         elif restarts:
-            seed, strategy = restarts.pop(0)
-            restart = begin(strategy, seed=seed)
+            strategy = restarts.pop(0)
+            restart = begin(strategy)
             run = restart.search.run(budget, (strategy.cap or 0) * scale)
             if run.outcome is Outcome.FOUND:
                 return _winning_steps(restart.problem, restart.first, run), SolveStatus.SOLVED
