@@ -266,7 +266,7 @@ def test_deal_11982_is_proven_unsolvable() -> None:
 # --- the restarts that weigh the shortest column --------------------------------------------
 
 
-@pytest.mark.parametrize(("index", "number"), [(0, 17227), (0, 28920), (-2, 33285), (-1, 11854)])
+@pytest.mark.parametrize(("index", "number"), [(1, 17227), (1, 28920), (-1, 33285), (-1, 11854)])
 def test_a_restart_weighing_the_shortest_column_wins_where_final_is_lost(index: int, number: int) -> None:
     """Each restart that weighs the shortest column wins, within its own cap, a deal on
     which the portfolio and FINAL walk into long dead ends; its steps, written out as
@@ -284,8 +284,8 @@ def test_a_restart_weighing_the_shortest_column_wins_where_final_is_lost(index: 
 
 
 def test_a_deal_won_by_a_restart_is_solved_with_moves_that_replay() -> None:
-    """17227 is won by the first restart, not by FINAL (which needs some 60,000 positions)."""
+    """17227 is won by the second restart, not by FINAL (which needs some 60,000 positions)."""
     result = solve_deal(Deal(STANDARD, 17227))
     assert result.status is SolveStatus.SOLVED
-    assert result.expanded < sum(s.cap or 0 for s in PORTFOLIO) + SLICE + (RESTARTS[0].cap or 0)
+    assert result.expanded < sum(s.cap or 0 for s in PORTFOLIO) + 2 * SLICE + sum(s.cap or 0 for s in RESTARTS[:2])
     assert_wins(Deal(STANDARD, 17227).position(), STANDARD, result.moves)
