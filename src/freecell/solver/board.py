@@ -359,16 +359,20 @@ class FreeCellProblem:
     def _with_shortest(self, columns: Columns, rated: list[Rated]) -> list[Rated]:
         """``rated`` with the shortest column's share added to the children that
         :meth:`_rated` did not make (those it made were rated by :meth:`heuristic`)."""
-        lengths = [len(column) for column in columns]
-        # The three shortest columns: at least one of them is left as it was by a step.
-        shortest = sorted(range(len(lengths)), key=lengths.__getitem__)[:3]
+        lengths = [len(column) for column in columns] + [UNLIMITED]
+        # The two shortest columns. When a step changes both, the column it takes cards
+        # from is left shorter than any other, so the rest need not be looked at.
+        a, b = sorted(range(len(lengths)), key=lengths.__getitem__)[:2]
         weight = self.weights.shortest
         won = WON
         result: list[Rated] = []
         for h, step, made in rated:
             if made is None and h != won:
                 source, target, count = step
-                low = next((lengths[i] for i in shortest if i != source and i != target), UNLIMITED)
+                if a != source and a != target:
+                    low = lengths[a]
+                else:
+                    low = lengths[b] if b != source and b != target else UNLIMITED
                 if source < CELL:
                     low = min(low, lengths[source] - count)
                 if target < CELL:
