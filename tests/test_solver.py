@@ -19,6 +19,10 @@ from freecell.notation import parse_move
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal
+from freecell.solver.board import HOME, FreeCellProblem
+from freecell.solver.search import BestFirst, Budget, Outcome
+from freecell.solver.solving import PORTFOLIO, RESTARTS, SLICE
+from freecell.solver.transcript import write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
 
@@ -257,3 +261,31 @@ def test_deal_11982_is_proven_unsolvable() -> None:
     assert result.status is SolveStatus.UNSOLVABLE
     assert result.moves == ()
     assert result.expanded > 50_000
+
+
+# --- the restarts that weigh the shortest column --------------------------------------------
+
+
+@pytest.mark.parametrize(("index", "number"), [(1, 17227), (1, 28920), (-1, 33285), (-1, 11854)])
+def test_a_restart_weighing_the_shortest_column_wins_where_final_is_lost(index: int, number: int) -> None:
+    """Each restart that weighs the shortest column wins, within its own cap, a deal on
+    which the portfolio and FINAL walk into long dead ends; its steps, written out as
+    public moves, replay to a win."""
+    strategy = RESTARTS[index]
+    assert strategy.weights.shortest and strategy.cap is not None
+    position = Deal(STANDARD, number).position()
+    problem = FreeCellProblem(STANDARD, complete=False, weights=strategy.weights, eager=strategy.eager)
+    start, first = problem.initial(position)
+    search = BestFirst(problem, start, path_weight=strategy.path_weight, cost=lambda step: int(step[1] != HOME))
+    run = search.run(Budget(SearchLimit()), strategy.cap)
+    assert run.outcome is Outcome.FOUND and run.goal is not None
+    steps = first + [step for via in run.path for step in via] + problem.finish(run.goal)
+    assert_wins(position, STANDARD, tuple(write_moves(position, STANDARD, steps)))
+
+
+def test_a_deal_won_by_a_restart_is_solved_with_moves_that_replay() -> None:
+    """17227 is won by the second restart, not by FINAL (which needs some 60,000 positions)."""
+    result = solve_deal(Deal(STANDARD, 17227))
+    assert result.status is SolveStatus.SOLVED
+    assert result.expanded < sum(s.cap or 0 for s in PORTFOLIO) + 2 * SLICE + sum(s.cap or 0 for s in RESTARTS[:2])
+    assert_wins(Deal(STANDARD, 17227).position(), STANDARD, result.moves)

@@ -9,22 +9,24 @@ import pytest
 from freecell import Deal, find_rules
 from freecell.cards import parse_card
 from freecell.position import Position
-from freecell.solver.board import CELL, HOME, WON, FreeCellProblem, State, Step, Steps
+from freecell.solver.board import CELL, HOME, WON, FreeCellProblem, State, Step, Steps, Weights
 from freecell.solver.search import BestFirst, Budget, Outcome, SearchLimit
 from freecell.solver.transcript import verify, write_moves
 
 
 @pytest.mark.parametrize("name", ["standard", "bakers-game", "eight-off", "double", "cardems", "strict"])
 @pytest.mark.parametrize(("complete", "eager"), [(False, False), (False, True), (True, False)])
-def test_rated_moves_give_each_childs_own_heuristic(name: str, complete: bool, eager: bool) -> None:
+@pytest.mark.parametrize("weights", [Weights(), Weights(cell=40, shortest=25)], ids=["plain", "shortest"])
+def test_rated_moves_give_each_childs_own_heuristic(name: str, complete: bool, eager: bool, weights: Weights) -> None:
     """The heuristic worked out from the parent equals the one of the child made, WON
     marks exactly the children already won, and a child made while rating is the one
-    play() makes, along random walks through deals."""
+    play() makes, along random walks through deals (with and without the weight on the
+    shortest column, which rated_moves adds on its own)."""
     rules = find_rules(name)
     walk = random.Random(f"{name}-{complete}-{eager}")
     checked = won = 0
     for number in range(1, 25):  # a random walk soon fills the cells and is stuck
-        problem = FreeCellProblem(rules, complete=complete, eager=eager)
+        problem = FreeCellProblem(rules, complete=complete, eager=eager, weights=weights)
         state, _ = problem.initial(Deal(rules, number).position())
         for _ in range(60):
             rated = problem.rated_moves(state)

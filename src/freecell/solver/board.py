@@ -73,7 +73,9 @@ class Weights:
     possible. ``disorder`` counts the cards lying on a lower card of their column (each
     must move before that card can go home); ``off_run`` the cards above the ordered run
     at the exposed end; ``depth`` how deep the lowest card of each column lies; ``next``
-    how deep the next card each foundation needs lies.
+    how deep the next card each foundation needs lies; ``shortest`` how many cards the
+    shortest column holds (0 once a column is empty): it draws a search towards emptying
+    a column, even through full cells, where the others see only cost.
     """
 
     in_play: int = 10
@@ -83,6 +85,7 @@ class Weights:
     cell: int = 14
     empty_column: int = 40
     next: int = 6
+    shortest: int = 0
 
 
 Features = tuple[int, int, int, int]
@@ -251,7 +254,10 @@ class FreeCellProblem:
             while where >= 0:
                 depth += table.find(255, where) - where - 1
                 where = table.find(card, where + 1)
-        return sum([values[column] for column in columns]) + self.cell_weight * len(cells) + self.weights.next * depth
+        h = sum([values[column] for column in columns]) + self.cell_weight * len(cells) + self.weights.next * depth
+        if self.weights.shortest:
+            h += self.weights.shortest * min(map(len, columns))
+        return h
 
     # --- moves ---------------------------------------------------------------------
 
@@ -371,7 +377,35 @@ class FreeCellProblem:
     def rated_moves(self, state: State) -> list[Rated]:
         """Every step from ``state``, with the heuristic of the child it leads to
         (:data:`WON` if that child is a goal)."""
-        return self._rated(state, self.moves(state))
+        rated = self._rated(state, self.moves(state))
+        if self.weights.shortest:
+            return self._with_shortest(state[0], rated)
+        return rated
+
+    def _with_shortest(self, columns: Columns, rated: list[Rated]) -> list[Rated]:
+        """``rated`` with the shortest column's share added to the children that
+        :meth:`_rated` did not make (those it made were rated by :meth:`heuristic`)."""
+        lengths = [len(column) for column in columns] + [UNLIMITED]
+        # The two shortest columns. When a step changes both, the column it takes cards
+        # from is left shorter than any other, so the rest need not be looked at.
+        a, b = sorted(range(len(lengths)), key=lengths.__getitem__)[:2]
+        weight = self.weights.shortest
+        won = WON
+        result: list[Rated] = []
+        for h, step, made in rated:
+            if made is None and h != won:
+                source, target, count = step
+                if a != source and a != target:
+                    low = lengths[a]
+                else:
+                    low = lengths[b] if b != source and b != target else UNLIMITED
+                if source < CELL:
+                    low = min(low, lengths[source] - count)
+                if target < CELL:
+                    low = min(low, lengths[target] + count)
+                h += weight * low
+            result.append((h, step, made))
+        return result
 
     def moves(self, state: State) -> list[Step]:
         """Every step from ``state`` (:meth:`apply` makes the child)."""
