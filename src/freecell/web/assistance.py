@@ -11,36 +11,60 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Final
+from collections.abc import Callable
+from typing import Final, Protocol
 
 from freecell.advisor import Advisor, Analysis, Verdict, winnable_deal
 from freecell.game import Outcome
-from freecell.notation import place_char
 from freecell.position import Move, Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult
-from freecell.web.analysis import AnalysisService
 from freecell.web.hint import describe, hint_move
-from freecell.web.models import AnalysisState, Hint, LosingMove, source_char
 from freecell.web.session import Session
+from freecell.web.states import Json, move_hint, no_move_hint
 
 HINT_WAIT: Final = 0.25
 
 
-class Assistance:
-    """The server's one advisor and its worker process, started on first use."""
+class Waiting(Protocol):
+    def wait(self, timeout: float | None = None) -> bool: ...
 
-    def __init__(self, *, workers: int | None = None) -> None:
+
+class Solving(Protocol):
+    """Where analyses run: :class:`~freecell.web.analysis.AnalysisService` (worker
+    processes) in the server, a queue for a second Web Worker in the browser."""
+
+    def request(self, owner: str, position: Position, rules: Rules) -> Waiting: ...
+
+    def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult: ...
+
+    def close(self) -> None: ...
+
+
+def _process_pool(advisor: Advisor, workers: int) -> Solving:
+    from freecell.web.analysis import AnalysisService  # processes: the server only
+
+    return AnalysisService(advisor, workers=workers)
+
+
+class Assistance:
+    """The one advisor and where its analyses run (by default worker processes, started
+    on first use; ``solving`` makes another, given the advisor)."""
+
+    def __init__(
+        self, *, workers: int | None = None, solving: Callable[[Advisor], Solving] | None = None
+    ) -> None:
         self.advisor = Advisor()
-        self._workers = workers or max(1, (os.cpu_count() or 2) - 1)
-        self._service: AnalysisService | None = None
+        workers = workers or max(1, (os.cpu_count() or 2) - 1)
+        self._make: Callable[[Advisor], Solving] = solving or (lambda advisor: _process_pool(advisor, workers))
+        self._service: Solving | None = None
         self._lock = threading.Lock()
 
     @property
-    def service(self) -> AnalysisService:
+    def service(self) -> Solving:
         with self._lock:
             if self._service is None:
-                self._service = AnalysisService(self.advisor, workers=self._workers)
+                self._service = self._make(self.advisor)
             return self._service
 
     def close(self) -> None:
@@ -62,55 +86,56 @@ class Assistance:
             done.wait(wait)
         return self.advisor.known(position, rules)
 
-    def hint(self, session: Session) -> Hint:
+    def hint(self, session: Session) -> Json:
         """The next move of a winning line, or why there is none."""
         game = session.game
         position, rules = game.position, game.rules
         if session.lesson is not None:
             step = session.lesson.step(session.lesson_step)
             if step is None:
-                return Hint(move=None, text="The lesson is done")
+                return no_move_hint("The lesson is done")
             return _hint_for(step.move(position), position, verdict=None)
         if position.is_won():
-            return Hint(move=None, text="The game is won", verdict="winnable")
+            return no_move_hint("The game is won", verdict="winnable")
         if session.outcome() is Outcome.LOST:
-            return Hint(move=None, text="No legal move is left", verdict="not-winnable")
+            return no_move_hint("No legal move is left", verdict="not-winnable")
         analysis = self.analysis(session.id, position, rules, wait=HINT_WAIT)
         if analysis is None:
-            return Hint(move=None, text="Thinking…", pending=True)
+            return no_move_hint("Thinking…", pending=True)
         if analysis.verdict is Verdict.WINNABLE and analysis.next_move is not None:
             move = position.parse_move(analysis.next_move, rules)
             return _hint_for(move, position, verdict="winnable")
         if analysis.verdict is Verdict.NOT_WINNABLE:
-            return Hint(
-                move=None, verdict="not-winnable",
-                text="This position can no longer be won: undo, or rewind to the last winnable position",
+            return no_move_hint(
+                "This position can no longer be won: undo, or rewind to the last winnable position",
+                verdict="not-winnable",
             )
         fallback = hint_move(game)
         if fallback is None:
-            return Hint(move=None, verdict="unknown", text="No legal move is left")
-        hint = _hint_for(fallback, position, verdict="unknown")
-        hint.text = f"The solver could not decide in time. A move worth trying: {hint.text[0].lower()}{hint.text[1:]}"
-        return hint
+            return no_move_hint("No legal move is left", verdict="unknown")
+        text = describe(fallback, position)
+        text = f"The solver could not decide in time. A move worth trying: {text[0].lower()}{text[1:]}"
+        return move_hint(fallback, position, text, verdict="unknown")
 
-    def state(self, session: Session, *, with_line: bool) -> AnalysisState:
+    def state(self, session: Session, *, with_line: bool) -> Json:
         """The live verdict on the position, the winning line if asked for, and the move
         that lost the game when it was lost from a winnable position."""
         game = session.game
         position, rules = game.position, game.rules
+        answer: Json = {"verdict": "unknown", "line": None, "losing_move": None}
         if session.lesson is not None:
-            return AnalysisState(verdict="unknown")
+            return answer
         analysis = self.analysis(session.id, position, rules)
         if analysis is None:
-            return AnalysisState(verdict="pending")
-        answer = AnalysisState(verdict=analysis.verdict.value)
+            return {**answer, "verdict": "pending"}
+        answer["verdict"] = analysis.verdict.value
         if analysis.verdict is Verdict.WINNABLE and with_line:
-            answer.line = list(analysis.line)
+            answer["line"] = list(analysis.line)
         if analysis.verdict is Verdict.NOT_WINNABLE:
-            answer.losing_move = self.losing_move(session)
+            answer["losing_move"] = self.losing_move(session)
         return answer
 
-    def losing_move(self, session: Session) -> LosingMove | None:
+    def losing_move(self, session: Session) -> Json | None:
         """The move that lost the game, from what is known; where an earlier position's
         verdict is not known yet, the worker is asked for it (the page asks again)."""
         game = session.game
@@ -128,10 +153,10 @@ class Assistance:
                     break
             return None
         plural = "s" if found.moves_back > 1 else ""
-        return LosingMove(
-            move=found.move, moves_back=found.moves_back,
-            text=f"The game could still be won before {found.move}, {found.moves_back} move{plural} ago",
-        )
+        return {
+            "move": found.move, "moves_back": found.moves_back,
+            "text": f"The game could still be won before {found.move}, {found.moves_back} move{plural} ago",
+        }
 
     # --- winnable deals ------------------------------------------------------------------
 
@@ -145,8 +170,5 @@ class Assistance:
         return found.deal.code(), found.difficulty.value
 
 
-def _hint_for(move: Move, position: Position, *, verdict: str | None) -> Hint:
-    return Hint(
-        move=position.notation(move), source=source_char(move.source), target=place_char(move.target),
-        count=move.count, text=describe(move, position), verdict=verdict,
-    )
+def _hint_for(move: Move, position: Position, *, verdict: str | None) -> Json:
+    return move_hint(move, position, describe(move, position), verdict=verdict)

@@ -1,5 +1,11 @@
 // The JSON API of docs/api.md. Every call returns the parsed body or throws an ApiError
-// that carries the server's sentence for the player.
+// that carries the server's sentence for the player. Served by `freecell play`, calls go
+// to the server; in the static site (`freecell site`), to the site's Web Worker, which
+// answers with the same Python.
+
+import { connectSite } from "./site.js";
+
+const site = await connectSite();
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -19,6 +25,13 @@ function describe(detail) {
 }
 
 async function call(method, path, body) {
+  if (site) {
+    const answer = await site.request(method, path, body);
+    if (answer.status >= 400) {
+      throw new ApiError(answer.status, describe(answer.body?.detail));
+    }
+    return answer.body;
+  }
   const options = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
