@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from freecell.advisor import Advisor, Verdict
-from freecell.game import ReplayError, replay
 from freecell.position import Position
+from freecell.replay import ReplayError, replay
 from freecell.rules import Rules, find_rules
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 from freecell.store import Store
