@@ -370,10 +370,30 @@ const keys = {
 
 // --- start -----------------------------------------------------------------------------
 
+/** A link to a deal (`?code=FC1-…`, or `?deal=617&rules=standard`) deals it, once. */
+async function linkedGame(params) {
+  const code = params.get("code");
+  const number = params.get("deal");
+  if (!code && !number) {
+    return null;
+  }
+  history.replaceState(null, "", window.location.pathname); // a reload continues, not deals again
+  const body = code ? { code } : { rules: params.get("rules") ?? "standard", deal: Number(number) };
+  const cells = params.get("cells");
+  if (!code && cells) {
+    body.cells = Number(cells);
+  }
+  return api.newGame(body).catch((error) => {
+    toast(error.message);
+    return null;
+  });
+}
+
 async function load() {
-  const wanted = new URLSearchParams(window.location.search).get("game");
-  let first = null;
-  if (wanted) {
+  const params = new URLSearchParams(window.location.search);
+  const wanted = params.get("game");
+  let first = await linkedGame(params);
+  if (!first && wanted) {
     first = await api.state(wanted).catch(() => null);
   }
   if (!first) {

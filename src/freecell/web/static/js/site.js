@@ -37,6 +37,7 @@ class Site {
     this.ready = this.api.ready.then(() => {
       this.loading.done();
       this.solver = this.worker("solver", config); // started once the table can show
+      this.solver.ready.then(() => { this.solverReady = true; });
     });
     document.addEventListener("click", (event) => this.exportClick(event));
   }
@@ -71,7 +72,8 @@ class Site {
         break;
       }
       case "job":
-        this.ready.then(() => this.solver.ready).then(() => this.solver.postMessage({ type: "solve", job: message.job }));
+        // Until the solver's own worker has loaded, the api worker solves (between requests).
+        (this.solverReady ? this.solver : this.api).postMessage({ type: "solve", job: message.job });
         break;
       case "solved":
         this.api.postMessage({ type: "solved", number: message.number, result: message.result });

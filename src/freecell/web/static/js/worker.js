@@ -1,7 +1,8 @@
 // A Web Worker of the static site (see freecell/site.py): it runs Pyodide with our package.
 // Role "api" answers the page's API with freecell.web.worker.Api (the server's Service),
 // its games in SQLite on IDBFS, saved to IndexedDB before each change is acknowledged.
-// Role "solver" solves the analyses that the api worker queues, so play never waits.
+// Role "solver" solves the analyses that the api worker queues, so play never waits
+// (until it has loaded, the page hands them to the api worker, between requests).
 
 const DATA = "/data";
 let py = null;
@@ -34,9 +35,8 @@ async function start({ role, pyodide, pkg }) {
     await syncfs(true);
     api = module.Api(`${DATA}/freecell.db`);
     await syncfs(false);
-  } else {
-    self.solveJob = module.solve_job;
   }
+  self.solveJob = module.solve_job;
   progress("Ready", 1);
   post({ type: "ready" });
 }

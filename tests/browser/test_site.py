@@ -1,0 +1,131 @@
+"""The static site (``freecell site``) in the browser: served from a sub-folder by a plain
+file server, with no game server anywhere, played by click and by typed notation, won
+from the solution viewer, reloaded, then reloaded again with no network and played on.
+
+Pyodide loads slowly on a busy machine, hence the long waits for the first table.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from conftest import _free_port, _stop
+from player import Player
+from playwright.sync_api import Browser, Page, expect
+
+from freecell import Deal, find_rules
+from freecell.site import build_site, fetch_runtime
+
+LOADING = 180_000  # ms: the runtime's first load on a busy machine
+CODE = Deal(find_rules("standard"), 617).code()
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site built into www/games/freecell and served by ``python -m http.server``."""
+    root = tmp_path_factory.mktemp("www")
+    build_site(root / "games" / "freecell", pyodide=fetch_runtime())
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(root), str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/games/freecell/"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}site.json", timeout=2):
+                break
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            if time.monotonic() > deadline:
+                _stop(process)
+                raise
+            time.sleep(0.1)
+    yield url
+    _stop(process)
+
+
+@pytest.fixture
+def site_page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def wait_for_table(page: Page) -> None:
+    expect(page.locator("#table .card").first).to_be_visible(timeout=LOADING)
+    expect(page.locator("#loading")).to_have_count(0)
+
+
+def test_the_site_plays_offline_after_the_first_visit(site_page: Page, site_url: str) -> None:
+    page = site_page
+    player = Player(page, site_url)
+    page.emulate_media(reduced_motion="reduce")
+
+    # A game code's link, on a site served from a sub-folder
+    page.goto(f"{site_url}?code={CODE}")
+    wait_for_table(page)
+    expect(page.locator("#deal-label")).to_contain_text("617")
+    expect(page.locator("#game-code")).to_have_text(CODE)
+
+    # by click, then by typed notation: the moves that hints give (the solver's line, so
+    # the solution viewer below needs no new search)
+    hinted = page.locator("#table .card.hint-source")
+    page.locator("#hint").click()
+    expect(hinted.first).to_be_visible(timeout=LOADING)
+    hinted.first.click(position={"x": 10, "y": 8})
+    page.locator("#table .hint-target").first.click(position={"x": 10, "y": 8})
+    player.expect_moves(1)
+    page.locator("#hint").click()
+    expect(hinted.first).to_be_visible(timeout=LOADING)
+    move = re.findall(r"\((\w+)\)", player.toast().text_content() or "")[-1]
+    page.keyboard.press("Escape")
+    player.play([move])
+    before = player.table()
+
+    # won from the solution viewer, the solver running in the site's second worker
+    page.locator("#solution").click()
+    position = page.locator("#solution-position")
+    expect(position).to_have_text(re.compile(r"^0 / [1-9]\d*$"), timeout=LOADING)
+    length = int((position.text_content() or "").split("/")[1])
+    page.get_by_label("Speed").select_option(label="Fastest")
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator("#banner")).to_contain_text("You won", timeout=LOADING)
+    assert player.table()["foundations"] == ["KC", "KD", "KH", "KS"]
+    assert player.table() != before
+
+    # a reload keeps the game (saved in the browser before each move was acknowledged)
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    wait_for_table(page)
+    player.expect_moves(2 + length)
+    assert player.table()["foundations"] == ["KC", "KD", "KH", "KS"]
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+
+    # no network at all: the site starts from the service worker's cache and plays on
+    page.context.set_offline(True)
+    page.reload()
+    wait_for_table(page)
+    player.expect_moves(2 + length)
+    page.goto(f"{site_url}?deal=3&rules=standard")
+    wait_for_table(page)
+    expect(page.locator("#deal-label")).to_contain_text("3")
+    player.play(["1a"])
+    page.locator("#hint").click()
+    expect(hinted.first).to_be_visible(timeout=LOADING)
+    expect(player.toast()).to_contain_text(re.compile(r"\(\w+\)"))
+    hinted.first.click(position={"x": 10, "y": 8})
+    page.locator("#table .hint-target").first.click(position={"x": 10, "y": 8})
+    player.expect_moves(2)
+    assert page.evaluate("navigator.onLine") is False
