@@ -29,7 +29,11 @@ function keepOffline(manifest) {
 class Site {
   constructor(manifest) {
     const base = new URL(".", document.baseURI);
-    const config = { pyodide: new URL(manifest.pyodide, base).href, pkg: new URL(manifest.package, base).href };
+    const config = {
+      pyodide: new URL(manifest.pyodide, base).href,
+      pkg: new URL(manifest.package, base).href,
+      version: manifest.version,
+    };
     this.waiting = new Map();
     this.next = 1;
     this.loading = new Loading();

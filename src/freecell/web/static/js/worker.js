@@ -16,7 +16,7 @@ function syncfs(populate) {
   return new Promise((resolve, reject) => py.FS.syncfs(populate, (error) => (error ? reject(error) : resolve())));
 }
 
-async function start({ role, pyodide, pkg }) {
+async function start({ role, pyodide, pkg, version }) {
   progress("Loading Python…", 0.1);
   const { loadPyodide } = await import(new URL("pyodide.mjs", pyodide).href);
   py = await loadPyodide({ indexURL: pyodide, stdout: () => {}, stderr: (text) => console.warn(text) });
@@ -27,12 +27,26 @@ async function start({ role, pyodide, pkg }) {
   }
   py.unpackArchive(await zip.arrayBuffer(), "zip", { extractDir: "/lib/freecell-site" });
   py.runPython("import sys; sys.path.insert(0, '/lib/freecell-site')");
-  const module = py.pyimport("freecell.web.worker");
   if (role === "api") {
-    progress("Opening your games…", 0.9);
     py.FS.mkdirTree(DATA);
     py.FS.mount(py.FS.filesystems.IDBFS, {}, DATA);
     await syncfs(true);
+    // Our modules compiled on the first visit are kept with the games, one folder per
+    // build of the site, so that later visits start sooner.
+    py.globals.set("build", version);
+    py.runPython(`
+import shutil, sys
+from pathlib import Path
+cache = Path("${DATA}/pycache")
+for old in cache.glob("*"):
+    if old.name != build:
+        shutil.rmtree(old, ignore_errors=True)
+sys.pycache_prefix = str(cache / build)
+`);
+  }
+  const module = py.pyimport("freecell.web.worker");
+  if (role === "api") {
+    progress("Opening your games…", 0.9);
     api = module.Api(`${DATA}/freecell.db`);
     await syncfs(false);
   }
