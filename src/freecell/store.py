@@ -227,17 +227,16 @@ class Store:
         if self._watch is None:
             raise StoreError(f"{self.path} was opened read-only")
         with self._lock:
-            self._watch.check()
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield Writer(self._db)
+                self._watch.check()  # the last moment before the commit: a removed file keeps nothing
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:  # a failed COMMIT may already have rolled back
                     with suppress(sqlite3.Error):
                         self._db.execute("ROLLBACK")
                 raise
-            self._watch.check()
 
     # --- reading ------------------------------------------------------------------------
 
