@@ -72,6 +72,9 @@ def test_each_store_marks_its_kind(tmp_path: Path) -> None:
     assert GAME_STORE_ID != CENSUS_STORE_ID
     assert header(make_games(tmp_path / "g.db"), "application_id") == GAME_STORE_ID
     assert header(make_census(tmp_path / "c.db"), "application_id") == CENSUS_STORE_ID
+    (tmp_path / "empty.db").touch()  # an empty file is a new store
+    Store(tmp_path / "empty.db").close()
+    assert header(tmp_path / "empty.db", "application_id") == GAME_STORE_ID
 
 
 def test_a_store_of_the_other_kind_is_refused_untouched(tmp_path: Path) -> None:
