@@ -147,8 +147,8 @@ def _inspect(path: Path, kind: StoreKind) -> _Found:
         return _Found.MARKED
     if not tables:
         return _Found.NEW
-    if all(columns <= tables.get(name, frozenset()) for name, columns in kind.tables.items()):
-        return _Found.UNMARKED
+    if version == 1 and all(columns <= tables.get(name, frozenset()) for name, columns in kind.tables.items()):
+        return _Found.UNMARKED  # what the code before the mark wrote
     listed = ", ".join(sorted(tables))
     raise UnusableStoreError(f"{path} is not a {kind.name}: it is another SQLite file (its tables: {listed})")
 
