@@ -2,11 +2,13 @@
 
 Errors are ``{"detail": "<sentence>"}``: 400 for a request the rules refuse (the library's
 message), 404 for an unknown game or lesson, 409 for an action that cannot happen now,
-413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape.
+413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape,
+503 when the solver is busy or the game store cannot keep what was asked (nothing was saved).
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,7 +25,7 @@ from freecell.lessons import LESSONS, UnknownLessonError
 from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS, place_char
 from freecell.position import Place
 from freecell.rules import PRESETS, find_rules
-from freecell.store import PresetStats, Store, default_path
+from freecell.store import PresetStats, Store, StoreError, StoreLostError, default_path
 from freecell.web.analysis import AnalysisBusyError
 from freecell.web.assistance import Assistance
 from freecell.web.games import GameNotFoundError, Games
@@ -53,7 +55,7 @@ _ERROR_TEXT: Final = {
     409: "the action cannot happen now",
     413: "the body is too large",
     422: "the body or query has the wrong shape",
-    503: "the solver is busy: ask again shortly",
+    503: "the solver is busy, or the game store cannot be written (nothing was saved)",
 }
 
 
@@ -151,11 +153,21 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     app.add_exception_handler(AnalysisBusyError, error(503))
     app.add_exception_handler(ValueError, error(400))
 
+    def storage_error(request: Request, exc: Exception) -> JSONResponse:
+        if isinstance(exc, StoreLostError):
+            detail = f"{exc}: restart freecell play"
+        else:
+            detail = f"the game store failed ({exc}); nothing was saved: free some disk space and try again"
+        return JSONResponse({"detail": detail}, status_code=503)
+
+    for failure in (StoreError, sqlite3.Error, OSError):  # never a 500: the server goes on
+        app.add_exception_handler(failure, storage_error)
+
     @app.exception_handler(RequestValidationError)
     def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _readable(exc)}, status_code=422)
 
-    api = APIRouter(prefix="/api", responses=errors(413, 422))
+    api = APIRouter(prefix="/api", responses=errors(413, 422, 503))
 
     def state(session_id: str, *, played: bool = True) -> GameState:
         return games.view(session_id, lambda session: game_state(session, games.now(), played=played))
