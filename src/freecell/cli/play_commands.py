@@ -15,7 +15,7 @@ import click
 
 from freecell.cli.options import fail
 from freecell.lessons import LESSONS, UnknownLessonError, find_lesson
-from freecell.store import Store, StoreVersionError, default_path
+from freecell.store import Store, StoreError, default_path
 
 _db_option = click.option(
     "--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -37,6 +37,8 @@ def play_command(port: int, host: str, no_browser: bool, db: Path | None) -> Non
     path = db or default_path()
     try:
         app = create_app(path)
+    except StoreError as error:  # another kind of file, damaged, newer: it names the file
+        fail(str(error))
     except Exception as error:  # the store could not be opened: say where and why
         fail(f"cannot open the game store {path}: {error}")
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
@@ -84,8 +86,11 @@ def stats_command(db: Path | None, as_csv: bool, as_json: bool) -> None:
         fail("choose --csv or --json, not both")
     path = db or default_path()
     try:
-        store = Store(path)
-    except (StoreVersionError, sqlite3.Error, OSError) as error:
+        store = Store(path, readonly=True)  # a missing store shows empty statistics: nothing is created
+    except StoreError as error:
+        fail(str(error))
+        return
+    except (sqlite3.Error, OSError) as error:
         fail(f"cannot open the game store {path}: {error}")
         return
     try:

@@ -2,7 +2,9 @@
 
 Errors are ``{"detail": "<sentence>"}``: 400 for a request the rules refuse (the library's
 message), 404 for an unknown game or lesson, 409 for an action that cannot happen now,
-413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape.
+413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape,
+503 when the solver is busy or the game store cannot keep what was asked (nothing was saved).
+The refusals are mapped in :mod:`freecell.web.service`, for the server and the static site alike.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ _ERROR_TEXT: Final = {
     409: "the action cannot happen now",
     413: "the body is too large",
     422: "the body or query has the wrong shape",
-    503: "the solver is busy: ask again shortly",
+    503: "the solver is busy, or the game store cannot be written (nothing was saved)",
 }
 
 
@@ -142,7 +144,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _readable(exc)}, status_code=422)
 
-    api = APIRouter(prefix="/api", responses=errors(413, 422))
+    api = APIRouter(prefix="/api", responses=errors(413, 422, 503))
 
     @api.get("/rules", response_model=list[RulesEntry])
     def list_rules() -> list[Json]:

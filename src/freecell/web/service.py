@@ -12,6 +12,7 @@ twice, by pydantic in the server and by :func:`fields` here, with pydantic's sen
 from __future__ import annotations
 
 import re
+import sqlite3
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -22,7 +23,7 @@ from freecell.lessons import LESSONS, UnknownLessonError
 from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS, place_char
 from freecell.position import Place
 from freecell.rules import PRESETS, find_rules
-from freecell.store import Store
+from freecell.store import Store, StoreError, StoreLostError
 from freecell.web.analysis import AnalysisBusyError
 from freecell.web.assistance import Assistance
 from freecell.web.games import GameNotFoundError, Games
@@ -30,6 +31,8 @@ from freecell.web.session import GameOverError, NotTriviallyWonError
 from freecell.web.states import Json, capacity_detail, game_state, rules_entry
 
 # The status of each refusal, first match wins (ValueError last: the rules' refusals).
+# A store that cannot keep a change is a 503, never a 500: nothing was saved, play goes on.
+STORAGE_FAILURES: Final = (StoreError, sqlite3.Error, OSError)
 ERRORS: Final[tuple[tuple[type[Exception], int], ...]] = (
     (GameNotFoundError, 404),
     (UnknownLessonError, 404),
@@ -37,6 +40,7 @@ ERRORS: Final[tuple[tuple[type[Exception], int], ...]] = (
     (GameOverError, 409),
     (NotTriviallyWonError, 409),
     (AnalysisBusyError, 503),
+    *((failure, 503) for failure in STORAGE_FAILURES),
     (ValueError, 400),
 )
 ACTIONS: Final = ("undo", "redo", "restart", "pause", "resume")
@@ -50,6 +54,10 @@ def error_status(error: Exception) -> int | None:
 
 def error_detail(error: Exception) -> str:
     """The sentence for the player (a ``KeyError``'s message without its quotes)."""
+    if isinstance(error, StoreLostError):
+        return f"{error}: restart freecell play"
+    if isinstance(error, STORAGE_FAILURES):
+        return f"the game store failed ({error}); nothing was saved: free some disk space and try again"
     return str(error.args[0] if isinstance(error, KeyError) and error.args else error)
 
 
