@@ -262,3 +262,6 @@ def test_the_worker_answers_the_api_as_the_server_does(server: TestClient, worke
     assert {200, 201, 400, 404, 405, 409, 422} <= statuses
     won = [body for request, _, body in expected if request.endswith("/moves") and isinstance(body, dict)]
     assert any(body.get("outcome") == "won" for body in won)
+    # a random deal is not the same on both sides, but a winnable one is dealt, and graded
+    status, body = worker("POST", "/api/games", {"rules": "standard", "winnable": True})
+    assert (status, body["difficulty"] in ("easy", "medium", "hard")) == (201, True)

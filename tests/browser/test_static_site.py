@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from conftest import _free_port, _stop
@@ -129,3 +130,12 @@ def test_the_site_plays_offline_after_the_first_visit(site_page: Page, site_url:
     page.locator("#table .hint-target").first.click(position={"x": 10, "y": 8})
     player.expect_moves(2)
     assert page.evaluate("navigator.onLine") is False
+
+    # the statistics and their export, made in the browser: the game won above counts
+    page.get_by_role("button", name="Statistics").click()
+    with page.expect_download() as download:
+        page.get_by_role("link", name="CSV").click()
+    assert download.value.suggested_filename == "freecell-stats.csv"
+    rows = Path(download.value.path()).read_text().splitlines()
+    assert rows[0].startswith("rules,played,won,lost")
+    assert any(row.startswith("standard,") and row.split(",")[2] == "1" for row in rows[1:])
