@@ -193,6 +193,10 @@ def _play_script(call: Any) -> list[tuple[str, int, Any]]:
     ask("POST", "/api/games/{id}/moves", {"move": "a1"})  # an illegal move: nothing in cell a
     ask("POST", "/api/games/{id}/moves", {"move": 38})  # the wrong shape
     ask("POST", "/api/games/{id}/moves", {"move": "38", "extra": 1})
+    ask("POST", "/api/games/{id}/moves", {})
+    ask("POST", "/api/games/{id}/moves", {"move": "3" * 40})
+    ask("GET", "/api/games/{id}/destinations")
+    ask("GET", "/api/games/{id}/destinations?source=1&count=0")
     ask("POST", "/api/games/{id}/undo")
     ask("POST", "/api/games/{id}/undo")  # nothing left to undo
     ask("POST", "/api/games/{id}/redo")

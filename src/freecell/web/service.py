@@ -27,7 +27,7 @@ from freecell.store import Store, StoreError, StoreLostError
 from freecell.web.analysis import AnalysisBusyError
 from freecell.web.assistance import Assistance
 from freecell.web.games import GameNotFoundError, Games
-from freecell.web.session import GameOverError, NotTriviallyWonError
+from freecell.web.session import GameOverError, NotTriviallyWonError, Session
 from freecell.web.states import Json, capacity_detail, game_state, rules_entry
 
 # The status of each refusal, first match wins (ValueError last: the rules' refusals).
@@ -68,6 +68,7 @@ class Service:
         self.store = store
         self.games = Games(store, now)
         self.assistance = assistance
+        self._routes = self._route_table()
 
     # --- the endpoints ------------------------------------------------------------------
 
@@ -104,7 +105,7 @@ class Service:
         return self.state(self.games.finish(game_id).id)
 
     def destinations(self, game_id: str, source: str, count: int = 1) -> Json:
-        def answer(session: Any) -> Json:
+        def answer(session: Session) -> Json:
             game = session.game
             place = _source(source, game.position.columns, game.position.cells)
             targets = [place_char(target) for target in game.destinations(place, count)]
@@ -166,7 +167,7 @@ class Service:
         path = path.split("?", 1)[0]
         params = dict(parse_qsl(query, keep_blank_values=True))
         allowed = []
-        for verb, pattern, endpoint in self._routes():
+        for verb, pattern, endpoint in self._routes:
             found = pattern.fullmatch(path)
             if found is None:
                 continue
@@ -186,7 +187,7 @@ class Service:
             return 405, {"detail": "Method Not Allowed"}
         return 404, {"detail": "Not Found"}
 
-    def _routes(self) -> list[tuple[str, re.Pattern[str], Callable[..., tuple[int, Any]]]]:
+    def _route_table(self) -> list[tuple[str, re.Pattern[str], Callable[..., tuple[int, Any]]]]:
         game = r"/api/games/([^/]+)"
 
         def ok(value: Any, status: int = 200) -> tuple[int, Any]:
