@@ -122,12 +122,12 @@ def new_game(client: httpx.Client, **body: object) -> str:
 
 
 def plain_player(server: Server, figures: Figures, until: float, game: str) -> None:
-    """A move and its undo, again and again; only moves are timed."""
+    """A move and its undo, again and again."""
     with server.client() as client:
         while time.monotonic() < until:
             response = figures.timed("move", client, "POST", f"/api/games/{game}/moves", json={"move": PLAIN_MOVE})
             response.raise_for_status()
-            client.post(f"/api/games/{game}/undo").raise_for_status()
+            figures.timed("undo", client, "POST", f"/api/games/{game}/undo").raise_for_status()
 
 
 def hint_player(server: Server, figures: Figures, until: float, game: str, pause: float) -> None:
@@ -171,7 +171,7 @@ def run_phase(
     elapsed = time.monotonic() - began
     statuses = ", ".join(f"{code}: {count}" for code, count in sorted(figures.statuses.items()))
     print(f"{name:<8} {figures.requests / elapsed:7.1f} requests/s over {elapsed:.1f} s ({statuses})")
-    for kind in ("move", "hint", "hint-move"):
+    for kind in ("move", "undo", "hint", "hint-move"):
         times = figures.times.get(kind)
         if times:
             print(
