@@ -1,7 +1,9 @@
 """Figures for the server under load: do moves wait behind the solver?
 
 Starts ``freecell play`` on 127.0.0.1 with a new database, then runs three phases, each
-for a fixed time, every client a thread with its own kept-alive connection:
+for a fixed time, every client with its own kept-alive connection. The plain player runs
+in a process of its own, so that the figures of its moves do not count the time it waits
+for this script's other threads (the hint clients are threads of this process):
 
 1. idle: one plain player alone, playing a move and taking it back, again and again;
 2. players: ``--clients`` players, each in its own game, asking for a hint and playing it;
@@ -19,6 +21,7 @@ most 3x its idle p99; and a move's median on a kept-alive connection is under 10
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import re
 import signal
@@ -29,6 +32,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -41,17 +45,24 @@ MAX_RATIO = 3.0
 MAX_MEDIAN_MS = 10.0
 
 
-@dataclass
-class Server:
-    """A running ``freecell play`` and how to reach it."""
+@dataclass(frozen=True)
+class Address:
+    """Where the server answers, and the headers every request carries."""
 
-    process: subprocess.Popen[str]
     base: str
     headers: dict[str, str]
 
     def client(self) -> httpx.Client:
         """A kept-alive connection to the server (the one place a client is made)."""
         return httpx.Client(base_url=self.base, headers=self.headers, timeout=60)
+
+
+@dataclass
+class Server:
+    """A running ``freecell play``."""
+
+    process: subprocess.Popen[str]
+    address: Address
 
     def stop(self) -> None:
         self.process.send_signal(signal.SIGINT)
@@ -78,10 +89,10 @@ def start_server(db: Path, port: int) -> Server:
     address = urlsplit(found.group(0).rstrip(".,;"))
     token = parse_qs(address.query).get("token")
     headers = {"Authorization": f"token {token[0]}"} if token else {}
-    server = Server(process, f"{address.scheme}://{address.netloc}", headers)
+    server = Server(process, Address(f"{address.scheme}://{address.netloc}", headers))
     threading.Thread(target=process.stdout.read, daemon=True).start()  # never let its pipe fill
     deadline = time.monotonic() + 30
-    with server.client() as client:
+    with server.address.client() as client:
         while True:
             try:
                 client.get("/api/rules").raise_for_status()
@@ -99,20 +110,28 @@ class Figures:
 
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     statuses: dict[int, int] = field(default_factory=lambda: defaultdict(int))
-    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def timed(self, kind: str, client: httpx.Client, method: str, path: str, **kwargs: object) -> httpx.Response:
         began = time.perf_counter()
         response = client.request(method, path, **kwargs)  # type: ignore[arg-type]
         took = time.perf_counter() - began
-        with self.lock:
+        with _figures_lock:
             self.times[kind].append(took)
             self.statuses[response.status_code] += 1
         return response
 
+    def add(self, other: Figures) -> None:
+        for kind, times in other.times.items():
+            self.times[kind] += times
+        for status, count in other.statuses.items():
+            self.statuses[status] += count
+
     @property
     def requests(self) -> int:
         return sum(self.statuses.values())
+
+
+_figures_lock = threading.Lock()
 
 
 def new_game(client: httpx.Client, **body: object) -> str:
@@ -121,20 +140,26 @@ def new_game(client: httpx.Client, **body: object) -> str:
     return str(response.json()["id"])
 
 
-def plain_player(server: Server, figures: Figures, until: float, game: str) -> None:
-    """A move and its undo, again and again."""
-    with server.client() as client:
+def plain_player(address: Address, game: str, begin: float, until: float) -> Figures:
+    """A move and its undo, again and again, from ``begin`` to ``until`` (monotonic
+    clock, which processes share)."""
+    figures = Figures()
+    with address.client() as client:
+        time.sleep(max(0.0, begin - time.monotonic()))
         while time.monotonic() < until:
             response = figures.timed("move", client, "POST", f"/api/games/{game}/moves", json={"move": PLAIN_MOVE})
             response.raise_for_status()
             figures.timed("undo", client, "POST", f"/api/games/{game}/undo").raise_for_status()
+    return Figures(dict(figures.times), dict(figures.statuses))  # plain dicts: it goes back through a pipe
 
 
-def hint_player(server: Server, figures: Figures, until: float, game: str, pause: float) -> None:
-    """Ask for a hint and play it; ask again (after ``pause``) while the solver thinks or
-    is busy. Stops early when the game is over: a new deal would replace another client's
-    game (the server plays one game at a time, and a new one abandons the last)."""
-    with server.client() as client:
+def hint_player(address: Address, figures: Figures, game: str, begin: float, until: float, pause: float) -> None:
+    """Ask for a hint and play it; ask again (after ``pause``) while the solver thinks,
+    and after the ``Retry-After`` of a 503 while it is busy. Stops early when the game is
+    over: a new deal would replace another client's game (the server plays one game at a
+    time, and a new one abandons the last)."""
+    with address.client() as client:
+        time.sleep(max(0.0, begin - time.monotonic()))
         while time.monotonic() < until:
             response = figures.timed("hint", client, "GET", f"/api/games/{game}/hint")
             hint = response.json() if response.status_code == 200 else {}
@@ -143,6 +168,8 @@ def hint_player(server: Server, figures: Figures, until: float, game: str, pause
                 played = figures.timed("hint-move", client, "POST", f"/api/games/{game}/moves", json=move)
                 if played.status_code != 200 or played.json()["outcome"] != "playing":
                     return
+            elif response.status_code == 503:
+                time.sleep(float(response.headers.get("Retry-After", 1)))
             elif response.status_code == 200 and not hint.get("pending"):
                 return  # no move left to hint
             elif pause:
@@ -156,21 +183,34 @@ def run_phase(
     """One phase; the games are dealt first, the plain player's last so that it is the
     game in progress that no other deal replaces."""
     figures = Figures()
-    with server.client() as client:
+    address = server.address
+    with address.client() as client:
         games = [new_game(client, rules=rules, cells=cells, random=True) for _ in range(hinters)]
         plain_game = new_game(client, rules="standard", deal=PLAIN_DEAL) if plain else ""
-    until = time.monotonic() + seconds
-    threads = [threading.Thread(target=hint_player, args=(server, figures, until, game, pause)) for game in games]
-    if plain:
-        threads.append(threading.Thread(target=plain_player, args=(server, figures, until, plain_game)))
-    began = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pool.submit(time.sleep, 0).result()  # the player's process is up before the clock starts
+        cpu_before = cpu_seconds(server.process.pid)
+        began = time.monotonic() + 0.5
+        until = began + seconds
+        player = pool.submit(plain_player, address, plain_game, began, until) if plain else None
+        threads = [
+            threading.Thread(target=hint_player, args=(address, figures, game, began, until, pause)) for game in games
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if player is not None:
+            figures.add(player.result())
     elapsed = time.monotonic() - began
+    cpu = cpu_seconds(server.process.pid) - cpu_before
     statuses = ", ".join(f"{code}: {count}" for code, count in sorted(figures.statuses.items()))
     print(f"{name:<8} {figures.requests / elapsed:7.1f} requests/s over {elapsed:.1f} s ({statuses})")
+    if figures.requests and cpu >= 0:
+        print(
+            f"         server CPU {ms(cpu / figures.requests):.2f} ms a request; "
+            f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
     for kind in ("move", "undo", "hint", "hint-move"):
         times = figures.times.get(kind)
         if times:
@@ -179,6 +219,15 @@ def run_phase(
                 f"   p99 {ms(percentile(times, 0.99)):8.1f} ms"
             )
     return figures
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time ``pid`` has used (Linux; -inf elsewhere, and the figure is not printed)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("-inf")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def ms(seconds: float) -> float:
@@ -204,7 +253,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(Path(folder) / "games.db", args.port)
         try:
-            print(f"server at {server.base} (pid {server.process.pid}), {os.cpu_count()} cores")
+            print(f"server at {server.address.base} (pid {server.process.pid}), {os.cpu_count()} cores")
             idle = run_phase("idle", server, args.seconds, plain=True, hinters=0)
             run_phase("players", server, args.seconds, plain=True, hinters=args.clients, pause=0.1)
             flood = run_phase("flood", server, args.seconds, plain=True, hinters=args.flood, rules="app", cells=1)

@@ -31,6 +31,7 @@ from freecell.solver import SearchLimit, SolveResult, solve
 
 MAX_WAITING: Final = 64
 RETRY_AFTER: Final = 1  # seconds: a worker takes a waiting request about that often
+WORKER_NICENESS: Final = 10
 
 
 class AnalysisBusyError(RuntimeError):
@@ -95,8 +96,12 @@ def _solve_in_worker(position: Position, rules: Rules, limit: SearchLimit) -> So
     return solve(position, rules, limit=limit)
 
 
-def _watch_parent(parent: int) -> None:
-    """In a worker: exit as soon as the server that started it is gone (even killed)."""
+def _start_worker(parent: int) -> None:
+    """In a worker: yield the CPU to the server, whose requests (moves) cannot wait, and
+    exit as soon as the server that started it is gone (even killed)."""
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -123,7 +128,7 @@ class AnalysisService:
         self._pool = pool or ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_watch_parent,
+            initializer=_start_worker,
             initargs=(os.getpid(),),
         )
         self._closed = False
