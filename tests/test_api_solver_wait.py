@@ -91,6 +91,34 @@ def test_a_move_is_answered_while_a_hint_waits_for_the_solver(client: TestClient
     assert hint[0].json()["move"]
 
 
+def test_hints_waiting_for_the_solver_hold_none_of_the_threads_that_run_moves(
+    client: TestClient, pool: StalledPool
+) -> None:
+    service = client.app.state.assistance.service  # type: ignore[attr-defined]
+    asked = threading.Semaphore(0)
+    request = service.request
+
+    def counted(*args: Any) -> Any:
+        answered = request(*args)
+        asked.release()
+        return answered
+
+    service.request = counted
+    gid = new_game(client, rules="app", cells=1, deal=617)
+    threads = 45  # more than the 40 threads that run the app's blocking work
+    hints = [in_thread(lambda: client.get(f"/api/games/{gid}/hint")) for _ in range(threads)]
+    for _ in range(threads):  # every hint has asked, and waits: none has an answer yet
+        assert asked.acquire(timeout=JOIN), "a hint could not even ask: the threads were taken"
+    moving, moved = in_thread(lambda: client.post(f"/api/games/{gid}/moves", json={"move": "7a"}))
+    moving.join(JOIN)
+    assert moved and moved[0].status_code == 200, "the move waited for a thread that a hint held"
+    assert all(thread.is_alive() for thread, _ in hints)  # the hints are still waiting
+    pool.release()
+    for thread, _ in hints:
+        thread.join(JOIN)
+    assert all(answer and answer[0].status_code == 200 for _, answer in hints)
+
+
 def test_a_saturated_solver_answers_503_with_retry_after_at_once(client: TestClient, pool: StalledPool) -> None:
     games = [new_game(client, rules="app", cells=1, deal=deal) for deal in (1, 2, 3, 4)]
     service = client.app.state.assistance.service  # type: ignore[attr-defined]
