@@ -3,7 +3,12 @@
 Errors are ``{"detail": "<sentence>"}``: 400 for a request the rules refuse (the library's
 message), 404 for an unknown game or lesson, 409 for an action that cannot happen now,
 413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape,
-503 when the solver is busy or the game store cannot keep what was asked (nothing was saved).
+503 with ``Retry-After`` when the solver has too many requests waiting, and 503 when the
+game store cannot keep what was asked (nothing was saved).
+
+Handlers that need the solver take a :class:`Snapshot` of the game under the games' lock
+and work from it after the lock is released; a hint waits for the solver in the event
+loop, holding neither the lock nor a thread, so moves go on meanwhile.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from freecell.game import NothingToUndoError
@@ -26,8 +32,8 @@ from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS, place_char
 from freecell.position import Place
 from freecell.rules import PRESETS, find_rules
 from freecell.store import PresetStats, Store, StoreError, StoreLostError, default_path
-from freecell.web.analysis import AnalysisBusyError
-from freecell.web.assistance import Assistance
+from freecell.web.analysis import AnalysisBusyError, Answered
+from freecell.web.assistance import Assistance, Snapshot
 from freecell.web.games import GameNotFoundError, Games
 from freecell.web.models import (
     AnalysisState,
@@ -117,11 +123,12 @@ def _readable(error: RequestValidationError) -> str:
     return "; ".join(parts) or "the request is malformed"
 
 
-def create_app(db_path: Path | None = None) -> FastAPI:
-    """The app, storing its games in ``db_path`` (default: the user's data directory)."""
+def create_app(db_path: Path | None = None, *, assistance: Assistance | None = None) -> FastAPI:
+    """The app, storing its games in ``db_path`` (default: the user's data directory),
+    with the solver's help from ``assistance`` (default: its own, started on first use)."""
     store = Store(db_path or default_path())
     games = Games(store)
-    assistance = Assistance()
+    assistance = assistance or Assistance()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -150,7 +157,11 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     app.add_exception_handler(NothingToUndoError, error(409))
     app.add_exception_handler(GameOverError, error(409))
     app.add_exception_handler(NotTriviallyWonError, error(409))
-    app.add_exception_handler(AnalysisBusyError, error(503))
+
+    @app.exception_handler(AnalysisBusyError)
+    def busy(request: Request, exc: AnalysisBusyError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": str(exc.retry_after)})
+
     app.add_exception_handler(ValueError, error(400))
 
     def storage_error(request: Request, exc: Exception) -> JSONResponse:
@@ -235,23 +246,33 @@ def create_app(db_path: Path | None = None) -> FastAPI:
 
         return games.view(game_id, answer)
 
+    def snapshot(game_id: str) -> Snapshot:
+        return games.view(game_id, Snapshot.of)  # the lock is held only to take it
+
+    def snapshot_and_ask(game_id: str) -> tuple[Snapshot, Answered | None]:
+        taken = snapshot(game_id)
+        return taken, assistance.ask(taken)
+
     @api.get("/games/{game_id}/hint", responses=errors(404, 503))
-    def hint(game_id: str) -> Hint:
+    async def hint(game_id: str) -> Hint:
         """The next move of a winning line; or that the position is lost; or, while the
         solver thinks, ``pending`` (ask again)."""
-        return games.view(game_id, assistance.hint)
+        taken, asked = await run_in_threadpool(snapshot_and_ask, game_id)
+        if asked is not None:
+            await asked.wait_async(assistance.hint_wait)
+        return await run_in_threadpool(assistance.hint, taken)
 
     @api.get("/games/{game_id}/analysis", responses=errors(404, 503))
     def analysis(game_id: str, line: bool = False) -> AnalysisState:
         """The live verdict: winnable, not-winnable, unknown (the search reached its limit)
         or pending; with ``line``, a winning line; when lost, the move that lost it."""
-        return games.view(game_id, lambda session: assistance.state(session, with_line=line))
+        return assistance.state(snapshot(game_id), with_line=line)
 
     @api.post("/games/{game_id}/rewind", responses=errors(404, 409))
     def rewind(game_id: str) -> GameState:
         """Undo back to the last position that could still be won; 409 when no losing
         move is known (ask /analysis first)."""
-        losing = games.view(game_id, assistance.losing_move)
+        losing = assistance.losing_move(snapshot(game_id))
         if losing is None:
             raise NothingToUndoError("no move that lost a winnable game is known here")
         for _ in range(losing.moves_back):
