@@ -23,6 +23,9 @@ _db_option = click.option(
 )
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl+C
+
+
 @click.command("play")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, help="Port to serve on (default: a free one).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; keep it local.")
@@ -30,6 +33,14 @@ _db_option = click.option(
 @_db_option
 def play_command(port: int, host: str, no_browser: bool, db: Path | None) -> None:
     """Serve the game on this machine and open it in the browser."""
+    try:
+        _serve(port, host, no_browser, db)
+    except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down and passes the signal on
+        click.echo("FreeCell stopped.")
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _serve(port: int, host: str, no_browser: bool, db: Path | None) -> None:
     import uvicorn
 
     from freecell.web.app import create_app
@@ -41,19 +52,35 @@ def play_command(port: int, host: str, no_browser: bool, db: Path | None) -> Non
         fail(str(error))
     except Exception as error:  # the store could not be opened: say where and why
         fail(f"cannot open the game store {path}: {error}")
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((host, port))
+        sock = listening_socket(host, port)
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror}")
-    sock.listen(128)
     url = f"http://{host}:{sock.getsockname()[1]}/"
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     click.echo(f"FreeCell is served at {url} (games are kept in {path}); press Ctrl+C to stop.")
     if not no_browser:
         threading.Thread(target=_open_browser, args=(server, url), daemon=True).start()
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    finally:
+        app.state.assistance.close()  # the solver's worker goes with the server
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket listening on ``host``:``port`` (0: a free port). It is made with
+    IPPROTO_TCP named, as asyncio wants before it sets TCP_NODELAY on the connections it
+    accepts: without it, Nagle's algorithm meets the client's delayed acknowledgements and
+    every answer on a kept-alive connection waits some 40 ms."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def _open_browser(server: object, url: str) -> None:

@@ -3,8 +3,13 @@
 Errors are ``{"detail": "<sentence>"}``: 400 for a request the rules refuse (the library's
 message), 404 for an unknown game or lesson, 409 for an action that cannot happen now,
 413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape,
-503 when the solver is busy or the game store cannot keep what was asked (nothing was saved).
-The refusals are mapped in :mod:`freecell.web.service`, for the server and the static site alike.
+503 with ``Retry-After`` when the solver has too many requests waiting, and 503 when the
+game store cannot keep what was asked (nothing was saved). The refusals are mapped in
+:mod:`freecell.web.service`, for the server and the static site alike.
+
+Handlers that need the solver take a :class:`~freecell.web.assistance.Snapshot` of the game
+under the games' lock and work from it after the lock is released; a hint waits for the
+solver in the event loop, holding neither the lock nor a thread, so moves go on meanwhile.
 """
 
 from __future__ import annotations
@@ -18,9 +23,11 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from freecell.store import PresetStats, Store, default_path
+from freecell.web.analysis import AnalysisBusyError
 from freecell.web.assistance import Assistance
 from freecell.web.models import (
     AnalysisState,
@@ -109,10 +116,11 @@ def _readable(error: RequestValidationError) -> str:
     return "; ".join(parts) or "the request is malformed"
 
 
-def create_app(db_path: Path | None = None) -> FastAPI:
-    """The app, storing its games in ``db_path`` (default: the user's data directory)."""
+def create_app(db_path: Path | None = None, *, assistance: Assistance | None = None) -> FastAPI:
+    """The app, storing its games in ``db_path`` (default: the user's data directory),
+    with the solver's help from ``assistance`` (default: its own, started on first use)."""
     store = Store(db_path or default_path())
-    assistance = Assistance()
+    assistance = assistance or Assistance()
     service = Service(store, assistance)
     games = service.games
 
@@ -139,6 +147,12 @@ def create_app(db_path: Path | None = None) -> FastAPI:
 
     for kind, _ in ERRORS:
         app.add_exception_handler(kind, refused)
+
+    @app.exception_handler(AnalysisBusyError)
+    def busy(request: Request, exc: AnalysisBusyError) -> JSONResponse:
+        response = refused(request, exc)
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -196,10 +210,13 @@ def create_app(db_path: Path | None = None) -> FastAPI:
         return service.destinations(game_id, source, count)
 
     @api.get("/games/{game_id}/hint", response_model=Hint, responses=errors(404, 503))
-    def hint(game_id: str) -> Json:
+    async def hint(game_id: str) -> Json:
         """The next move of a winning line; or that the position is lost; or, while the
         solver thinks, ``pending`` (ask again)."""
-        return service.hint(game_id)
+        taken, asked = await run_in_threadpool(service.ask, game_id)
+        if asked is not None:
+            await asked.wait_async(assistance.hint_wait)
+        return await run_in_threadpool(assistance.hint, taken)
 
     @api.get("/games/{game_id}/analysis", response_model=AnalysisState, responses=errors(404, 503))
     def analysis(game_id: str, line: bool = False) -> Json:

@@ -24,8 +24,8 @@ from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS, place_char
 from freecell.position import Place
 from freecell.rules import PRESETS, find_rules
 from freecell.store import Store, StoreError, StoreLostError
-from freecell.web.analysis import AnalysisBusyError
-from freecell.web.assistance import Assistance
+from freecell.web.analysis import AnalysisBusyError, Answered
+from freecell.web.assistance import Assistance, Snapshot
 from freecell.web.games import GameNotFoundError, Games
 from freecell.web.session import GameOverError, NotTriviallyWonError, Session
 from freecell.web.states import Json, capacity_detail, game_state, rules_entry
@@ -113,14 +113,27 @@ class Service:
 
         return self.games.view(game_id, answer)
 
+    def snapshot(self, game_id: str) -> Snapshot:
+        """What the solver's answers need of the game now (the games' lock is held only to
+        take it, so that no move waits while a request waits for the solver)."""
+        return self.games.view(game_id, Snapshot.of)
+
+    def ask(self, game_id: str) -> tuple[Snapshot, Answered | None]:
+        """A snapshot, and the solver asked about its position: what to wait for, if anything."""
+        taken = self.snapshot(game_id)
+        return taken, self.assistance.ask(taken)
+
     def hint(self, game_id: str) -> Json:
-        return self.games.view(game_id, self.assistance.hint)
+        """The hint without waiting for the solver (the server's handler waits up to
+        ``assistance.hint_wait`` between :meth:`ask` and the hint)."""
+        taken, _ = self.ask(game_id)
+        return self.assistance.hint(taken)
 
     def analysis(self, game_id: str, *, line: bool = False) -> Json:
-        return self.games.view(game_id, lambda session: self.assistance.state(session, with_line=line))
+        return self.assistance.state(self.snapshot(game_id), with_line=line)
 
     def rewind(self, game_id: str) -> Json:
-        losing = self.games.view(game_id, self.assistance.losing_move)
+        losing = self.assistance.losing_move(self.snapshot(game_id))
         if losing is None:
             raise NothingToUndoError("no move that lost a winnable game is known here")
         for _ in range(losing["moves_back"]):

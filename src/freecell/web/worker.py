@@ -24,17 +24,9 @@ from freecell.replay import ReplayError, replay
 from freecell.rules import Rules, find_rules
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 from freecell.store import Store
-from freecell.web.analysis import MAX_WAITING, AnalysisBusyError
+from freecell.web.analysis import MAX_WAITING, AnalysisBusyError, Answered
 from freecell.web.assistance import Assistance
 from freecell.web.service import Service
-
-
-class Answered:
-    """What a request for an analysis gives back in the browser: the answer comes later,
-    through the queue, and nothing here can block until then."""
-
-    def wait(self, timeout: float | None = None) -> bool:
-        return False
 
 
 @dataclass
@@ -57,7 +49,8 @@ class QueuedAnalysis:
 
     def request(self, owner: str, position: Position, rules: Rules) -> Answered:
         """Queue ``position`` for analysis on behalf of ``owner`` unless it is known, being
-        solved, or already waiting. Raises :class:`AnalysisBusyError` when too many wait."""
+        solved, or already waiting. Raises :class:`AnalysisBusyError` when too many wait.
+        Nothing in a worker can wait for the answer: the page asks again, as with the server."""
         running = self._running
         if self.advisor.known(position, rules) is not None or (
             running is not None and (running.position, running.rules) == (position, rules)
@@ -130,10 +123,8 @@ class Api:
     """The API worker's service over the games in ``db_path``."""
 
     def __init__(self, db_path: str) -> None:
-        self.service = Service(Store(Path(db_path)), Assistance(solving=QueuedAnalysis))
-        queue = self.service.assistance.service
-        assert isinstance(queue, QueuedAnalysis)
-        self.queue = queue
+        self.queue = QueuedAnalysis(Advisor())
+        self.service = Service(Store(Path(db_path)), Assistance(service=self.queue))
 
     def answer(self, method: str, path: str, query: str, body_text: str) -> str:
         """One request, its body as JSON text (empty for none); ``{"status", "body"}`` as JSON."""
