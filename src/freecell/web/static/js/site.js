@@ -100,12 +100,12 @@ class Site {
 
   /** The statistics exports are made here, where the server would send a file. */
   async exportClick(event) {
-    const link = event.target.closest?.("a[download][href^='api/stats.']");
+    const link = event.target.closest?.("a[download][href^='/api/stats.']");
     if (!link) {
       return;
     }
-    event.preventDefault();
-    const path = `/${link.getAttribute("href")}`;
+    event.preventDefault(); // there is no server behind /api here
+    const path = link.getAttribute("href");
     const { status, body } = await this.request("GET", path);
     if (status !== 200) {
       return;
