@@ -208,7 +208,7 @@ class DaskBackend:
         distributed: Any = importlib.import_module("dask.distributed")
         self._cluster: Any = None
         if address.startswith("local:"):
-            workers = _local_workers(address)
+            workers = local_workers(address)
             self._cluster = distributed.LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True,
                 host="127.0.0.1", dashboard_address="127.0.0.1:0",
@@ -249,9 +249,10 @@ class DaskBackend:
             self._cluster.close()
 
 
-def _local_workers(address: str) -> int:
+def local_workers(address: str) -> int:
+    """N of a ``local:N`` scheduler address; raises ``ValueError`` unless N is a number ≥ 1."""
     text = address.removeprefix("local:")
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or len(text) > 6 or int(text) < 1:
         raise ValueError(f"--scheduler local:N needs a number of workers N ≥ 1, not {text!r}")
     return int(text)
 

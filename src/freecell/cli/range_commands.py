@@ -25,19 +25,19 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from freecell.batch import RangeRun, open_backend, plan_range, solve_into
+from freecell.batch import RangeRun, local_workers, open_backend, plan_range, solve_into
 from freecell.census import Budget, Census, CensusError
 from freecell.cli.options import fail, resolve_rules, rules_options
-from freecell.deals import InvalidDealError
+from freecell.deals import InvalidDealError, parse_deal_number
 from freecell.report import Summary, summaries, write_csv, write_json, write_report
 from freecell.rules import Rules
+from freecell.solver import SearchLimit
 
 EXIT_FAILED = 1
 EXIT_LIMIT_REACHED = 4
 EXIT_INTERRUPTED = 130
 
-_RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
-_LIMIT_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|min|mb|gb|k|m|positions|p)?", re.IGNORECASE)
+_RANGE = re.compile(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?")
 
 
 def parse_range(text: str) -> tuple[int, int]:
@@ -49,33 +49,19 @@ def parse_range(text: str) -> tuple[int, int]:
     match = _RANGE.fullmatch(text)
     if match is None:
         raise ValueError(f"a range is START-END, such as 1-1000, not {text!r}")
-    first = int(match.group(1))
-    last = int(match.group(2) or first)
+    first = parse_deal_number(match.group(1))
+    last = parse_deal_number(match.group(2) or match.group(1))
     return first, last
 
 
 def parse_limit(text: str) -> Budget:
-    """A search limit: comma-separated parts, each a time (``10s``, ``500ms``, ``2min``),
-    a number of positions (``200000``, ``200k``, ``2m``) or memory (``500MB``, ``2GB``).
+    """A budget per deal, read as ``solve --limit`` reads it (:meth:`SearchLimit.from_text`).
 
     >>> parse_limit("10s,200k,1GB")
-    Budget(seconds=10.0, positions=200000, memory_mb=1024)
+    Budget(seconds=10.0, positions=200000, memory_mb=1000)
     """
-    seconds: float | None = None
-    positions: int | None = None
-    memory: int | None = None
-    for part in (p.strip() for p in text.split(",")):
-        match = _LIMIT_PART.fullmatch(part)
-        if match is None or float(match.group(1)) <= 0:
-            raise ValueError(f"a limit part is a time (10s), positions (200k) or memory (500MB), not {part!r}")
-        value, unit = float(match.group(1)), (match.group(2) or "p").lower()
-        if unit in ("ms", "s", "min"):
-            seconds = value * {"ms": 0.001, "s": 1.0, "min": 60.0}[unit]
-        elif unit in ("mb", "gb"):
-            memory = round(value * (1024 if unit == "gb" else 1))
-        else:
-            positions = round(value * {"k": 1000, "m": 1_000_000}.get(unit, 1))
-    return Budget(seconds, positions, memory)
+    limit = SearchLimit.from_text(text)
+    return Budget(limit.seconds, limit.positions, limit.memory_mb)
 
 
 class _SpeedColumn(ProgressColumn):
@@ -121,6 +107,11 @@ def range_command(
         fail(f"--jobs must be at least 1, not {jobs}")
     if jobs is not None and scheduler:
         fail("--jobs sizes the local pool; with --scheduler the cluster's workers do the work")
+    if scheduler is not None and scheduler.startswith("local:"):
+        try:
+            local_workers(scheduler)
+        except ValueError as error:
+            fail(str(error))
     census = _open(db_path)
     with census:
         try:
