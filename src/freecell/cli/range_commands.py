@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TextIO
@@ -25,7 +24,16 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from freecell.batch import RangeRun, local_workers, open_backend, plan_range, solve_into
+from freecell.batch import (
+    Deals,
+    RangeRun,
+    available_cores,
+    local_workers,
+    open_backend,
+    plan_range,
+    pool_size,
+    solve_into,
+)
 from freecell.census import Budget, Census, CensusError
 from freecell.cli.options import fail, resolve_rules, rules_options
 from freecell.deals import InvalidDealError, parse_deal_number
@@ -77,7 +85,9 @@ class _SpeedColumn(ProgressColumn):
 @rules_options
 @click.option("--limit", "limit_text", default="10s,1000MB", show_default=True,
               help="Budget per deal: a time (10s), positions (200k), memory (500MB), or several, comma-separated.")
-@click.option("--jobs", type=int, default=None, help="Worker processes of the local pool [default: one per CPU].")
+@click.option("--jobs", type=int, default=None,
+              help="Worker processes of the local pool [default: one per core; never more than the cores, "
+                   "nor than the deals to solve].")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("census.db"),
               show_default=True, help="The SQLite store that results go into, and that a rerun goes on from.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -124,7 +134,7 @@ def range_command(
         else:
             plan = f"{count - len(todo)} already stored, {len(todo)} to solve"
         click.echo(f"deals {first}-{last} ({rules.name}, {rules.cells} cells): {plan}, limit {budget}", err=True)
-        run = _solve(census, rules, budget, todo, jobs=jobs, scheduler=scheduler) if todo else RangeRun()
+        run = _solve(census, rules, budget, todo, jobs=jobs, scheduler=scheduler) if len(todo) else RangeRun()
         select = partial(census.records, rules=rules.name, cells=rules.cells, first=first, last=last)
         records = list(select(solutions=False))
         for failure in run.failures:
@@ -149,10 +159,16 @@ def _open(path: Path) -> Census:
 
 
 def _solve(
-    census: Census, rules: Rules, budget: Budget, todo: Sequence[int], *, jobs: int | None, scheduler: str | None
+    census: Census, rules: Rules, budget: Budget, todo: Deals, *, jobs: int | None, scheduler: str | None
 ) -> RangeRun:
+    if not scheduler:
+        size = pool_size(jobs, len(todo))
+        if jobs is not None and size < jobs:
+            why = f"{len(todo)} deals to solve" if size == len(todo) else f"{available_cores()} cores"
+            click.echo(f"freecell: --jobs {jobs} capped to {size}: {why}", err=True)
+        jobs = size
     try:
-        backend = open_backend(jobs=jobs or os.cpu_count(), scheduler=scheduler)
+        backend = open_backend(jobs=jobs, scheduler=scheduler)
     except (ValueError, OSError) as error:
         fail(f"cannot start the workers: {error}")
         raise AssertionError from error

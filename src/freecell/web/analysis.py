@@ -13,7 +13,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-import time
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from freecell.advisor import Advisor, Analysis, Verdict
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult, solve
+from freecell.worker_process import exit_with_parent
 
 MAX_WAITING: Final = 64
 
@@ -42,17 +42,6 @@ def _solve_in_worker(position: Position, rules: Rules, limit: SearchLimit) -> So
     return solve(position, rules, limit=limit)
 
 
-def _watch_parent(parent: int) -> None:
-    """In a worker: exit as soon as the server that started it is gone (even killed)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 class AnalysisService:
     """Runs analyses in worker processes and records them in ``advisor``."""
 
@@ -67,7 +56,7 @@ class AnalysisService:
         self._pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_watch_parent,
+            initializer=exit_with_parent,
             initargs=(os.getpid(),),
         )
         self._closed = False
