@@ -34,6 +34,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "eight_off": Deal(find_rules("eight-off"), 617).position().to_text().encode(),
         "double": Deal(find_rules("double"), 5).position().to_text().encode(),
         "prose": b"Dear reader, these are not moves.\n",
+        "many_columns": b":\n" * 100_000,
     }
     paths = {name: folder / f"{name}.txt" for name in made}
     for name, data in made.items():
@@ -78,6 +79,7 @@ CASES: list[tuple[list[str], bytes | None, str]] = [
     (["solve", "-"], "eight_off", "it looks like eight-off (try --rules eight-off)"),
     (["solve", "{double}"], None, "it looks like double (try --rules double)"),
     (["replay", "--board", "{eight_off}", "{empty}"], None, "it looks like eight-off"),
+    (["solve", "{many_columns}"], None, "laid out in 100000 columns, but standard has only 8"),
     # 10. What a new user tries.
     (["solve", "{folder}"], None, "Is a directory"),
     (["replay", "617", "{folder}"], None, "Is a directory"),
@@ -119,6 +121,7 @@ CASES: list[tuple[list[str], bytes | None, str]] = [
     (["range", "1-3", "--jobs", "x"], None, "'x' is not a valid integer"),
     (["range", "1-3", "--limit", "1s", "--limit", "huge"], None, "not a limit"),
     (["range", "1-3", "--scheduler", "local:2", "--jobs", "2"], None, "--jobs sizes the local pool"),
+    (["range", "1-3", "--scheduler", "nonsense"], None, "cannot start the workers"),
     (["report", "{folder}"], None, "{folder}"),
     (["report", "/no/such.db"], None, "no such census store"),
     (["report", "/dev/null"], None, "/dev/null"),
@@ -196,3 +199,12 @@ def test_good_input_still_reads(files: dict[str, Path]) -> None:
     assert runner.invoke(main, ["solve", "-", "--rules", "eight-off", "--limit", "50k"], input=eight_off).exit_code == 0
     bom = b"\xef\xbb\xbf" + SOLUTION_617.read_bytes()
     assert runner.invoke(main, ["replay", "617", "-"], input=bom).exit_code == 0
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_output_that_cannot_be_written_is_one_line_too() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "freecell", "deal", "1"], stdout=full, stderr=subprocess.PIPE,
+                              timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.decode().splitlines() == ["freecell: cannot write the output: No space left on device"]

@@ -3,6 +3,9 @@ library: every rule, score and verdict is decided there."""
 
 from __future__ import annotations
 
+import errno
+import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -11,6 +14,8 @@ import click
 
 from freecell.cli.core_commands import deal_command, replay_command, rules_command
 from freecell.cli.options import EXIT_BAD_INPUT
+
+EXIT_BROKEN_PIPE = 128 + 13  # as a shell reports a process stopped by SIGPIPE
 
 
 class _OneLineError(click.ClickException):
@@ -44,8 +49,20 @@ class _Command(click.Group):
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with _in_one_line():
-            return super().invoke(ctx)
+        try:
+            with _in_one_line():
+                return super().invoke(ctx)
+        except BrokenPipeError:
+            # The reader went (``| head``): stop quietly, and let nothing flush into the
+            # closed pipe on the way out.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_BROKEN_PIPE)
+        except OSError as error:
+            if error.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT):
+                raise
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            click.echo(f"freecell: cannot write the output: {error.strerror}", err=True)
+            sys.exit(1)
 
 
 @click.group(cls=_Command, context_settings={"help_option_names": ["-h", "--help"]})

@@ -103,11 +103,10 @@ def read_board(source: str, rules: Rules) -> Position:
     text = read_text(source, "a board")
     try:
         return Position.from_text(text, rules)
-    except LayoutMismatchError as error:
-        fail(f"{'the board' if source == '-' else source}: {error} ({_rules_options(error.looks_like[0])})")
-        raise AssertionError from error
     except InvalidPositionError as error:
-        fail(f"{'the board' if source == '-' else source}: {error}")
+        looks_like = error.looks_like if isinstance(error, LayoutMismatchError) else ()
+        hint = f" ({_rules_options(looks_like[0])})" if looks_like else ""
+        fail(f"{'the board' if source == '-' else source}: {error}{hint}")
         raise AssertionError from error
 
 

@@ -133,8 +133,12 @@ def range_command(
             plan = f"{len(todo)} stored as limit reached, to solve again"
         else:
             plan = f"{count - len(todo)} already stored, {len(todo)} to solve"
-        click.echo(f"deals {first}-{last} ({rules.name}, {rules.cells} cells): {plan}, limit {budget}", err=True)
-        run = _solve(census, rules, budget, todo, jobs=jobs, scheduler=scheduler) if len(todo) else RangeRun()
+        plan = f"deals {first}-{last} ({rules.name}, {rules.cells} cells): {plan}, limit {budget}"
+        if len(todo):
+            run = _solve(census, rules, budget, todo, jobs=jobs, scheduler=scheduler, plan=plan)
+        else:
+            click.echo(plan, err=True)
+            run = RangeRun()
         select = partial(census.records, rules=rules.name, cells=rules.cells, first=first, last=last)
         records = list(select(solutions=False))
         for failure in run.failures:
@@ -159,19 +163,28 @@ def _open(path: Path) -> Census:
 
 
 def _solve(
-    census: Census, rules: Rules, budget: Budget, todo: Deals, *, jobs: int | None, scheduler: str | None
+    census: Census, rules: Rules, budget: Budget, todo: Deals, *, jobs: int | None, scheduler: str | None, plan: str
 ) -> RangeRun:
+    """Solve ``todo`` on the workers, showing progress; ``plan`` is said once they have
+    started (so that workers that cannot start are the only line)."""
+    capped = ""
     if not scheduler:
         size = pool_size(jobs, len(todo))
         if jobs is not None and size < jobs:
             why = f"{len(todo)} deals to solve" if size == len(todo) else f"{available_cores()} cores"
-            click.echo(f"freecell: --jobs {jobs} capped to {size}: {why}", err=True)
+            capped = f"freecell: --jobs {jobs} capped to {size}: {why}"
         jobs = size
     try:
         backend = open_backend(jobs=jobs, scheduler=scheduler)
+    except ImportError as error:
+        fail(f"--scheduler needs Dask, which is not installed ({error}): pip install 'freecell[cluster]'")
+        raise AssertionError from error
     except (ValueError, OSError) as error:
         fail(f"cannot start the workers: {error}")
         raise AssertionError from error
+    click.echo(plan, err=True)
+    if capped:
+        click.echo(capped, err=True)
     progress = Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
         _SpeedColumn(), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
