@@ -127,6 +127,13 @@ def test_a_board_laid_out_for_other_rules_is_refused_naming_them(
         parse_board("Freecells: 5H 6H\n", app, partial=True)
 
 
+def test_far_too_many_cards_are_named_not_taken_for_decks() -> None:
+    with pytest.raises(InvalidPositionError) as error:
+        parse_board(": " + "AS " * 1000 + "\n", STANDARD)
+    assert not isinstance(error.value, LayoutMismatchError)
+    assert str(error.value).startswith("cards there more than once: AS")
+
+
 def test_a_board_of_fewer_cells_or_columns_than_the_rules_fits() -> None:
     position = parse_board("Freecells: 5H -\n: 6S\n", STANDARD, partial=True)
     assert position.cells == (parse_card("5H"), None, None, None)

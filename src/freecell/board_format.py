@@ -61,12 +61,12 @@ class _Layout:
     cells_listed: bool
     cards_in_cells: int
     columns: int
-    decks: int
+    decks: int  # 0: more cards than any number of decks would explain
 
     def problem(self, rules: Rules, *, partial: bool = False) -> str | None:
         """Why the layout does not fit ``rules``, or None. A partial board may have fewer
         decks than the rules."""
-        if self.decks > rules.decks or (self.decks < rules.decks and not partial):
+        if self.decks and (self.decks > rules.decks or (self.decks < rules.decks and not partial)):
             return f"laid out with {_decks(self.decks)}, but {rules.name} is played with {_decks(rules.decks)}"
         if self.columns > rules.columns:
             return f"laid out in {self.columns} columns, but {rules.name} has only {rules.columns}"
@@ -143,7 +143,8 @@ def _layout(
     cards = sum(rank for _, rank in foundations) + sum(map(len, columns)) + sum(c is not None for c in cells)
     # A foundation line with two piles of a suit says two decks; so do more cards than
     # one deck holds by half (a card or two too many is a typing mistake, not a deck).
-    decks = max(max(copies.values(), default=1), 2 if cards > 52 + 26 else 1)
+    # Far more cards than two decks hold is no layout at all (0): check_cards names them.
+    decks = max(max(copies.values(), default=1), 1 if cards <= 52 + 26 else 2 if cards <= 104 + 26 else 0)
     return _Layout(len(cells), cells_listed, sum(c is not None for c in cells), len(columns), decks)
 
 
