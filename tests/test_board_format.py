@@ -3,6 +3,8 @@ clear error for every malformed board."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from freecell.board_format import LayoutMismatchError, check_cards, format_board, parse_board
@@ -102,13 +104,14 @@ def test_malformed_boards_get_an_error_that_names_the_problem(text: str, message
 @pytest.mark.parametrize(
     ("board", "chosen", "message", "looks_like"),
     [
-        (("eight-off", None), ("standard", None), "laid out with 8 cells, but standard has only 4", ("eight-off", 8)),
+        (("eight-off", None), ("standard", None), "laid out with 8 cells, but standard has at most 4",
+         ("eight-off", 8)),
         (("double", None), ("standard", None), "laid out with 2 decks, but standard is played with one deck",
          ("double", 6)),
         (("standard", None), ("double", None), "laid out with one deck, but double is played with 2 decks",
          ("standard", 4)),
-        (("app", 2), ("app", 1), "laid out with 2 cells, but app has only 1", ("app", 2)),
-        (("standard", None), ("app", 1), "laid out with 4 cells, but app has only 1", ("app", 4)),
+        (("eight-off", None), ("app", 2), "4 cards in cells, but app has only 2 cells", ("eight-off", 8)),
+        (("617-after-46", None), ("app", 1), "2 cards in cells, but app has only 1 cells", ("app", 4)),
     ],
 )
 def test_a_board_laid_out_for_other_rules_is_refused_naming_them(
@@ -117,7 +120,10 @@ def test_a_board_laid_out_for_other_rules_is_refused_naming_them(
     """``deal 617 --rules eight-off | solve -`` must not be solved under standard rules:
     a board never fits rules with fewer cells or columns or other decks, even where the
     cards it has would fit."""
-    text = Deal(find_rules(board[0], cells=board[1]), 617).position().to_text()
+    if board[0] in PRESETS:
+        text = Deal(find_rules(board[0], cells=board[1]), 617).position().to_text()
+    else:
+        text = (Path(__file__).parent / "data" / "boards" / f"{board[0]}.txt").read_text()
     with pytest.raises(LayoutMismatchError) as error:
         parse_board(text, find_rules(chosen[0], cells=chosen[1]))
     assert str(error.value).startswith(message + ": it looks like ")
@@ -132,6 +138,12 @@ def test_far_too_many_cards_are_named_not_taken_for_decks() -> None:
         parse_board(": " + "AS " * 1000 + "\n", STANDARD)
     assert not isinstance(error.value, LayoutMismatchError)
     assert str(error.value).startswith("cards there more than once: AS")
+
+
+def test_cells_beyond_the_rules_are_fine_while_they_are_empty() -> None:
+    """Up to as many as the ruleset can be played with: a 4-cell board under app with 2."""
+    position = parse_board("Freecells: - 5H - -\n: 6S\n", find_rules("app", cells=1), partial=True)
+    assert position.cells == (parse_card("5H"),)
 
 
 def test_a_board_of_fewer_cells_or_columns_than_the_rules_fits() -> None:

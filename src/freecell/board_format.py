@@ -40,9 +40,10 @@ _FOUNDATION_ORDER: Final = (2, 0, 1, 3)  # H C D S, the order fc-solve writes
 
 
 class LayoutMismatchError(InvalidPositionError):
-    """A board laid out for other rules: more cells or columns than the ruleset has, or
-    another number of decks. :attr:`looks_like` holds the rulesets it would fit, the
-    likeliest first (empty when none does)."""
+    """A board laid out for other rules: more cards in cells, or more columns, than the
+    ruleset has, more cells listed than it can ever have, or another number of decks.
+    :attr:`looks_like` holds the rulesets it would fit, the likeliest first (empty when
+    none does)."""
 
     def __init__(self, message: str, looks_like: tuple[Rules, ...]) -> None:
         if looks_like:
@@ -72,8 +73,10 @@ class _Layout:
             return f"laid out in {self.columns} columns, but {rules.name} has only {rules.columns}"
         if self.cards_in_cells > rules.cells:
             return f"{self.cards_in_cells} cards in cells, but {rules.name} has only {rules.cells} cells"
-        if self.cells > rules.cells:
-            return f"laid out with {self.cells} cells, but {rules.name} has only {rules.cells}"
+        # Listing more cells than the ruleset has is fine while they are empty, up to as
+        # many as it can be played with (a 4-cell board under app with 2 cells).
+        if self.cells > max(rules.cell_options):
+            return f"laid out with {self.cells} cells, but {rules.name} has at most {max(rules.cell_options)}"
         return None
 
     def looks_like(self, chosen: Rules) -> tuple[Rules, ...]:
@@ -128,6 +131,8 @@ def parse_board(text: str, rules: Rules | None = None, *, partial: bool = False)
     problem = layout.problem(rules, partial=partial)
     if problem is not None:
         raise LayoutMismatchError(problem, layout.looks_like(rules))
+    if len(cells) > rules.cells:  # the cards move up into the cells the rules have
+        cells = [card for card in cells if card is not None]
     cells += [None] * (rules.cells - len(cells))
     columns += [()] * (rules.columns - len(columns))
     position = Position(tuple(columns), tuple(cells), _piles(foundation_tokens, rules))
