@@ -115,6 +115,13 @@ def test_an_imported_board_has_no_code(client: TestClient) -> None:
     assert state["columns"] == columns_of(Deal(find_rules("standard"), 5))
 
 
+def test_an_imported_board_laid_out_for_other_rules_is_refused_naming_them(client: TestClient) -> None:
+    board = Deal(find_rules("eight-off"), 617).position().to_text()
+    response = client.post("/api/games", json={"rules": "standard", "board": board})
+    assert response.status_code == 400, response.text
+    assert "it looks like eight-off" in response.json()["detail"]
+
+
 # --- moves, undo, redo, restart -----------------------------------------------------------
 
 
