@@ -37,13 +37,32 @@ class Site {
     this.waiting = new Map();
     this.next = 1;
     this.loading = new Loading();
-    this.api = this.worker("api", config);
-    this.ready = this.api.ready.then(() => {
+    this.ready = this.alone().then(async () => {
+      this.api = this.worker("api", config);
+      await this.api.ready;
       this.loading.done();
       this.solver = this.worker("solver", config); // started once the table can show
       this.solver.ready.then(() => { this.solverReady = true; });
     });
     document.addEventListener("click", (event) => this.exportClick(event));
+  }
+
+  /**
+   * Resolves once this is the only tab of the site running the game: each tab keeps its
+   * own copy of the games and saves it whole, so two at once would undo each other's moves.
+   */
+  alone() {
+    if (!navigator.locks) {
+      return Promise.resolve(); // not a secure context: no locks (and no offline either)
+    }
+    return new Promise((resolve) => {
+      const told = setTimeout(() => this.loading.show("The game is open in another tab: close it to play here.", 0), 500);
+      navigator.locks.request(`freecell-site:${new URL(".", document.baseURI).pathname}`, () => {
+        clearTimeout(told);
+        resolve();
+        return new Promise(() => {}); // held while this page lives
+      });
+    });
   }
 
   worker(role, config) {
