@@ -3,11 +3,12 @@
 Errors are ``{"detail": "<sentence>"}``: 400 for a request the rules refuse (the library's
 message), 404 for an unknown game or lesson, 409 for an action that cannot happen now,
 413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape.
+401, 403, 415 and 421 come from :mod:`freecell.web.security`, in front of everything.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -42,6 +43,7 @@ from freecell.web.models import (
     capacity_detail,
     game_state,
 )
+from freecell.web.security import Guard
 from freecell.web.session import GameOverError, NotTriviallyWonError, Session
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -49,9 +51,13 @@ MAX_BODY: Final = 64 * 1024
 
 _ERROR_TEXT: Final = {
     400: "the rules refuse the request",
+    401: "the token is missing or wrong (see docs/api.md)",
+    403: "the request comes from another site's page",
     404: "no such game or lesson",
     409: "the action cannot happen now",
     413: "the body is too large",
+    415: "a request that changes state is not sent as application/json",
+    421: "the Host header is not one of this server's addresses",
     422: "the body or query has the wrong shape",
     503: "the solver is busy: ask again shortly",
 }
@@ -115,8 +121,12 @@ def _readable(error: RequestValidationError) -> str:
     return "; ".join(parts) or "the request is malformed"
 
 
-def create_app(db_path: Path | None = None) -> FastAPI:
-    """The app, storing its games in ``db_path`` (default: the user's data directory)."""
+def create_app(db_path: Path | None = None, *, token: str, allowed_hosts: Iterable[str] = ()) -> FastAPI:
+    """The app, storing its games in ``db_path`` (default: the user's data directory).
+
+    Only requests with ``token`` get in, addressed to a loopback name or one of
+    ``allowed_hosts`` (see :class:`freecell.web.security.Guard`); raises ``ValueError`` for
+    a token too short or that cannot stand in an address."""
     store = Store(db_path or default_path())
     games = Games(store)
     assistance = Assistance()
@@ -131,10 +141,13 @@ def create_app(db_path: Path | None = None) -> FastAPI:
         title="FreeCell",
         summary="Play FreeCell and its variants: every rule is decided by the freecell library.",
         version="1",
+        docs_url=None,  # Swagger UI and ReDoc load scripts from a CDN, which the page's CSP refuses
+        redoc_url=None,
     )
     app.state.games = games
     app.state.assistance = assistance
     app.add_middleware(BodyLimit)
+    app.add_middleware(Guard, token=token, hosts=allowed_hosts, locked_page=STATIC / "locked.html")  # outermost
 
     def error(status: int) -> Any:
         def handler(request: Request, exc: Exception) -> JSONResponse:
@@ -155,7 +168,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _readable(exc)}, status_code=422)
 
-    api = APIRouter(prefix="/api", responses=errors(413, 422))
+    api = APIRouter(prefix="/api", responses=errors(401, 403, 413, 415, 421, 422))
 
     def state(session_id: str, *, played: bool = True) -> GameState:
         return games.view(session_id, lambda session: game_state(session, games.now(), played=played))
