@@ -43,7 +43,7 @@ from freecell.web.models import (
     capacity_detail,
     game_state,
 )
-from freecell.web.security import Guard
+from freecell.web.security import Guard, check_token
 from freecell.web.session import GameOverError, NotTriviallyWonError, Session
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -147,7 +147,7 @@ def create_app(db_path: Path | None = None, *, token: str, allowed_hosts: Iterab
     app.state.games = games
     app.state.assistance = assistance
     app.add_middleware(BodyLimit)
-    app.add_middleware(Guard, token=token, hosts=allowed_hosts, locked_page=STATIC / "locked.html")  # outermost
+    app.add_middleware(Guard, token=check_token(token), hosts=allowed_hosts, locked_page=STATIC / "locked.html")
 
     def error(status: int) -> Any:
         def handler(request: Request, exc: Exception) -> JSONResponse:
