@@ -56,3 +56,22 @@ def test_without_the_token_the_page_says_which_address_to_open(
     assert page.request.get(f"{served.base}/api/current").status == 401
     page.goto(served.url)  # and then the printed address lets the player in
     Player(page, served.base).wait_for_table()
+
+
+def test_a_game_begun_on_the_computer_goes_on_on_the_phone_and_back(
+    open_page: Callable[..., Page], served: serving.Served
+) -> None:
+    computer = Player(open_page(viewport={"width": 1280, "height": 900}), served.base)
+    state = computer.open(rules="standard", deal=617)
+    computer.type_move("58")
+    computer.expect_moves(1)
+    # The phone opens the address it scanned: the game in progress follows the player.
+    phone = Player(open_page(viewport={"width": 390, "height": 800}, is_mobile=True, has_touch=True), served.base)
+    phone.expect_moves(1)
+    expect(phone.page.locator("#game-code")).to_have_text(state["code"])
+    phone.type_move("7a")
+    phone.expect_moves(2)
+    computer.page.reload()
+    computer.wait_for_table()
+    computer.expect_moves(2)
+    assert computer.table() == phone.table()
