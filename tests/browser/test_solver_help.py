@@ -63,7 +63,7 @@ def test_the_solution_steps_forward_and_back_then_plays_itself_to_a_win(player: 
     expect(position).to_have_text(f"1 / {length}")
     player.expect_moves(2)
     # Played by the server and slid into place like any other move.
-    page.wait_for_function("document.querySelector('#table .card.moving') !== null")
+    page.wait_for_function("() => document.querySelector('#table .card.moving') !== null")
     player.settle()
     for key in "...":  # quick presses are all played, one after the other
         page.keyboard.press(key)
