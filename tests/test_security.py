@@ -134,6 +134,7 @@ def test_a_chosen_token_must_be_long_and_fit_in_an_address(tmp_path: Path) -> No
             check_token(bad)
         with pytest.raises(ValueError, match="16 to 128 letters"):
             create_app(tmp_path / "games.db", token=bad)
+    assert not (tmp_path / "games.db").exists()  # refused before the store was opened
     assert check_token("A-z_0.9~" * 2) == "A-z_0.9~" * 2
 
 

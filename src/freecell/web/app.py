@@ -127,6 +127,7 @@ def create_app(db_path: Path | None = None, *, token: str, allowed_hosts: Iterab
     Only requests with ``token`` get in, addressed to a loopback name or one of
     ``allowed_hosts`` (see :class:`freecell.web.security.Guard`); raises ``ValueError`` for
     a token too short or that cannot stand in an address."""
+    check_token(token)  # before the store is opened
     store = Store(db_path or default_path())
     games = Games(store)
     assistance = Assistance()
@@ -147,7 +148,7 @@ def create_app(db_path: Path | None = None, *, token: str, allowed_hosts: Iterab
     app.state.games = games
     app.state.assistance = assistance
     app.add_middleware(BodyLimit)
-    app.add_middleware(Guard, token=check_token(token), hosts=allowed_hosts, locked_page=STATIC / "locked.html")
+    app.add_middleware(Guard, token=token, hosts=allowed_hosts, locked_page=STATIC / "locked.html")
 
     def error(status: int) -> Any:
         def handler(request: Request, exc: Exception) -> JSONResponse:
