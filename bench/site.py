@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import secrets
 import socket
 import statistics
 import subprocess
@@ -32,6 +33,7 @@ from freecell.site import build_site, fetch_runtime
 from freecell.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
+TOKEN = secrets.token_urlsafe(24)
 TABLE = "#table .card"
 
 
@@ -93,7 +95,8 @@ def browser_hints(page: Page, deals: list[int]) -> list[float]:
 
 def server_hints(db: Path, deals: list[int]) -> list[float]:
     times = []
-    with TestClient(create_app(db)) as client:
+    headers = {"Authorization": f"token {TOKEN}"}
+    with TestClient(create_app(db, token=TOKEN), base_url="http://127.0.0.1", headers=headers) as client:
         game = client.post("/api/games", json={"rules": "standard", "deal": 100}).json()
         while client.get(f"/api/games/{game['id']}/hint").json()["pending"]:  # the worker process starts
             time.sleep(0.05)

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+import serving
 from freecell import Deal, find_rules
 from freecell.cards import card_name
 from freecell.notation import split_moves
-from freecell.web.app import create_app
 
 # A solution of Microsoft deal 617 (standard rules), as fc-solve printed it.
 SOLUTION_617 = split_moves("""
@@ -39,9 +39,9 @@ def clock() -> Clock:
 
 @pytest.fixture
 def client(tmp_path: Path, clock: Clock) -> Iterator[TestClient]:
-    app = create_app(tmp_path / "games.db")
+    app = serving.make_app(tmp_path / "games.db")
     app.state.games.now = clock
-    with TestClient(app) as test_client:
+    with serving.client(app) as test_client:
         yield test_client
 
 
@@ -341,14 +341,14 @@ def test_games_are_isolated(client: TestClient) -> None:
 
 
 def test_a_new_server_on_the_same_store_continues_every_game(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path / "games.db")) as first:
+    with serving.client(serving.make_app(tmp_path / "games.db")) as first:
         gid = new_game(first, rules="app", deal=617)["id"]
         for text in SOLUTION_617[:10]:
             move(first, gid, text)
         first.post(f"/api/games/{gid}/undo")
         first.post(f"/api/games/{gid}/pause")
         before = first.get(f"/api/games/{gid}").json()
-    with TestClient(create_app(tmp_path / "games.db")) as second:
+    with serving.client(serving.make_app(tmp_path / "games.db")) as second:
         after = second.get(f"/api/games/{gid}").json()
         assert after == before
         assert second.get("/api/current").json() == {"id": gid}
@@ -405,7 +405,7 @@ def test_replaying_the_log_rebuilds_exactly_the_game_it_wrote(tmp_path: Path, ru
     from freecell.web.hint import hint_move
 
     chooser = random.Random(rules)
-    with TestClient(create_app(tmp_path / "games.db")) as first:
+    with serving.client(serving.make_app(tmp_path / "games.db")) as first:
         gid = new_game(first, rules=rules, deal=chooser.randint(1, 32000))["id"]
         games = first.app.state.games  # type: ignore[attr-defined]
         for _ in range(60):
@@ -425,5 +425,5 @@ def test_replaying_the_log_rebuilds_exactly_the_game_it_wrote(tmp_path: Path, ru
                 move(first, gid, game.position.notation(chosen))
         first.post(f"/api/games/{gid}/pause")
         before = first.get(f"/api/games/{gid}").json()
-    with TestClient(create_app(tmp_path / "games.db")) as second:
+    with serving.client(serving.make_app(tmp_path / "games.db")) as second:
         assert second.get(f"/api/games/{gid}").json() == before

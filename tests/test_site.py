@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import serving
 from freecell import Deal, find_rules
 from freecell.lessons import LESSONS
 from freecell.rules import PRESETS
 from freecell.site import RUNTIME_FILES, SITE_FILE, build_site, fetch_runtime
-from freecell.web.app import create_app
 
 RUNNER = Path(__file__).parent / "site" / "worker_runner.mjs"
 
@@ -139,7 +139,7 @@ def worker(site: Path) -> Iterator[Worker]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.sqlite")) as client:
+    with serving.client(serving.make_app(tmp_path / "games.sqlite")) as client:
         yield client
 
 

@@ -46,7 +46,7 @@ STATIC: Final = PACKAGE / "web" / "static"
 SITE_FILE: Final = "site.json"
 SERVICE_WORKER: Final = "sw.js"
 # What the browser does not need of our package: the command line and the FastAPI layer.
-_LEFT_OUT: Final = ("cli/", "web/static/", "web/app.py", "web/models.py")
+_LEFT_OUT: Final = ("cli/", "web/static/", "web/app.py", "web/models.py", "web/security.py")
 
 
 class SiteError(RuntimeError):

@@ -3,53 +3,48 @@ laid out as 000 and 001 say (cells left, foundations right, removed cells not dr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from player import Player
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Page, expect
 
 
 @pytest.mark.parametrize("width", [360, 390])
-def test_a_narrow_screen_scrolls_the_table_not_the_page(browser: Browser, server: str, width: int) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        player = Player(page, server)
-        player.open(rules="standard", deal=617)
-        sizes = page.evaluate(
-            """() => {
-              const frame = document.getElementById('frame');
-              frame.scrollLeft = 60;
-              return {page: document.documentElement.scrollWidth, body: document.body.scrollWidth,
-                      frame: frame.scrollWidth, frameBox: frame.clientWidth, scrolled: frame.scrollLeft};
-            }"""
-        )
-        assert sizes["page"] <= width and sizes["body"] <= width, sizes
-        assert sizes["frame"] > sizes["frameBox"], sizes
-        assert sizes["scrolled"] == 60, sizes
-        # Every control above the table stays within the screen.
-        for selector in ["#new-game", "#undo", "#hint", "#copy-code", ".menu button >> nth=-1"]:
-            box = page.locator(selector).bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, selector
-        # Tapping still plays: the jack of clubs onto the queen of hearts in column 8.
-        player.card("jack of clubs").tap(position={"x": 8, "y": 6})
-        page.get_by_role("button", name="column 8", exact=True).scroll_into_view_if_needed()
-        page.get_by_role("button", name="column 8", exact=True).tap()
-        player.expect_moves(1)
-    finally:
-        context.close()
+def test_a_narrow_screen_scrolls_the_table_not_the_page(open_page: Callable[..., Page], server: str,
+                                                        width: int) -> None:
+    page = open_page(viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True)
+    player = Player(page, server)
+    player.open(rules="standard", deal=617)
+    sizes = page.evaluate(
+        """() => {
+          const frame = document.getElementById('frame');
+          frame.scrollLeft = 60;
+          return {page: document.documentElement.scrollWidth, body: document.body.scrollWidth,
+                  frame: frame.scrollWidth, frameBox: frame.clientWidth, scrolled: frame.scrollLeft};
+        }"""
+    )
+    assert sizes["page"] <= width and sizes["body"] <= width, sizes
+    assert sizes["frame"] > sizes["frameBox"], sizes
+    assert sizes["scrolled"] == 60, sizes
+    # Every control above the table stays within the screen.
+    for selector in ["#new-game", "#undo", "#hint", "#copy-code", ".menu button >> nth=-1"]:
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, selector
+    # Tapping still plays: the jack of clubs onto the queen of hearts in column 8.
+    player.card("jack of clubs").tap(position={"x": 8, "y": 6})
+    page.get_by_role("button", name="column 8", exact=True).scroll_into_view_if_needed()
+    page.get_by_role("button", name="column 8", exact=True).tap()
+    player.expect_moves(1)
 
 
-def test_a_wide_screen_shows_the_whole_table(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    try:
-        Player(page, server).open(rules="standard", deal=617)
-        frame = page.evaluate("[frame.scrollWidth, frame.clientWidth]")
-        assert frame[0] <= frame[1]
-        card = page.locator("#table .card").first.bounding_box()
-        assert card is not None and card["width"] >= 100
-    finally:
-        context.close()
+def test_a_wide_screen_shows_the_whole_table(open_page: Callable[..., Page], server: str) -> None:
+    page = open_page(viewport={"width": 1920, "height": 1080})
+    Player(page, server).open(rules="standard", deal=617)
+    frame = page.evaluate("[frame.scrollWidth, frame.clientWidth]")
+    assert frame[0] <= frame[1]
+    card = page.locator("#table .card").first.bounding_box()
+    assert card is not None and card["width"] >= 100
 
 
 def test_cells_left_foundations_right_and_removed_cells_not_drawn(player: Player) -> None:

@@ -10,11 +10,13 @@ game store cannot keep what was asked (nothing was saved). The refusals are mapp
 Handlers that need the solver take a :class:`~freecell.web.assistance.Snapshot` of the game
 under the games' lock and work from it after the lock is released; a hint waits for the
 solver in the event loop, holding neither the lock nor a thread, so moves go on meanwhile.
+
+401, 403, 415 and 421 come from :mod:`freecell.web.security`, in front of everything.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -42,6 +44,7 @@ from freecell.web.models import (
     NewGame,
     RulesEntry,
 )
+from freecell.web.security import Guard, check_token
 from freecell.web.service import ERRORS, STATS_FILE, Service, error_detail, error_status
 from freecell.web.states import Json
 
@@ -50,9 +53,13 @@ MAX_BODY: Final = 64 * 1024
 
 _ERROR_TEXT: Final = {
     400: "the rules refuse the request",
+    401: "the token is missing or wrong (see docs/api.md)",
+    403: "the request comes from another site's page",
     404: "no such game or lesson",
     409: "the action cannot happen now",
     413: "the body is too large",
+    415: "a request that changes state is not sent as application/json",
+    421: "the Host header is not one of this server's addresses",
     422: "the body or query has the wrong shape",
     503: "the solver is busy, or the game store cannot be written (nothing was saved)",
 }
@@ -116,9 +123,16 @@ def _readable(error: RequestValidationError) -> str:
     return "; ".join(parts) or "the request is malformed"
 
 
-def create_app(db_path: Path | None = None, *, assistance: Assistance | None = None) -> FastAPI:
+def create_app(
+    db_path: Path | None = None, *, token: str, allowed_hosts: Iterable[str] = (), assistance: Assistance | None = None
+) -> FastAPI:
     """The app, storing its games in ``db_path`` (default: the user's data directory),
-    with the solver's help from ``assistance`` (default: its own, started on first use)."""
+    with the solver's help from ``assistance`` (default: its own, started on first use).
+
+    Only requests with ``token`` get in, addressed to a loopback name or one of
+    ``allowed_hosts`` (see :class:`freecell.web.security.Guard`); raises ``ValueError`` for
+    a token too short or that cannot stand in an address."""
+    check_token(token)  # before the store is opened
     store = Store(db_path or default_path())
     assistance = assistance or Assistance()
     service = Service(store, assistance)
@@ -134,11 +148,14 @@ def create_app(db_path: Path | None = None, *, assistance: Assistance | None = N
         title="FreeCell",
         summary="Play FreeCell and its variants: every rule is decided by the freecell library.",
         version="1",
+        docs_url=None,  # Swagger UI and ReDoc load scripts from a CDN, which the page's CSP refuses
+        redoc_url=None,
     )
     app.state.games = games
     app.state.assistance = assistance
     app.state.service = service
     app.add_middleware(BodyLimit)
+    app.add_middleware(Guard, token=token, hosts=allowed_hosts, locked_page=STATIC / "locked.html")
 
     def refused(request: Request, exc: Exception) -> JSONResponse:
         status = error_status(exc)
@@ -158,7 +175,7 @@ def create_app(db_path: Path | None = None, *, assistance: Assistance | None = N
     def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _readable(exc)}, status_code=422)
 
-    api = APIRouter(prefix="/api", responses=errors(413, 422, 503))
+    api = APIRouter(prefix="/api", responses=errors(401, 403, 413, 415, 421, 422, 503))
 
     @api.get("/rules", response_model=list[RulesEntry])
     def list_rules() -> list[Json]:

@@ -85,13 +85,27 @@ function columnHtml(state, column, index, size, keys) {
   const place = columnChar(index);
   const cards = column.map((card, i) => cardHtml(card, {
     "data-key": keys.next(card), "data-source": place, "data-index": i, "data-count": column.length - i,
-    tabindex: i === column.length - 1 ? 0 : -1, style: `top:${Math.round(i * size.offsets[index])}px`,
+    tabindex: i === column.length - 1 ? 0 : -1,
   })).join("");
-  const height = column.length ? (column.length - 1) * size.offsets[index] + size.cardH : size.cardH;
   return `<div class="pile">`
     + `<button type="button" class="heading" data-place="${place}" aria-label="column ${place}">${place}</button>`
     + `<div class="column${column.length ? "" : " empty"}" role="group" aria-label="column ${place}" `
-    + `data-place="${place}" style="height:${Math.ceil(height)}px">${cards}</div></div>`;
+    + `data-place="${place}">${cards}</div></div>`;
+}
+
+/**
+ * Fan the columns' cards and size the columns. Set through the DOM, not as style="…" in the
+ * markup, which the page's Content-Security-Policy (style-src 'self') refuses.
+ */
+function fan(root, state, size) {
+  root.querySelectorAll(".tableau .column").forEach((columnEl, index) => {
+    const length = state.columns[index].length;
+    const height = length ? (length - 1) * size.offsets[index] + size.cardH : size.cardH;
+    columnEl.style.height = `${Math.ceil(height)}px`;
+    columnEl.querySelectorAll(":scope > .card").forEach((cardEl, i) => {
+      cardEl.style.top = `${Math.round(i * size.offsets[index])}px`;
+    });
+  });
 }
 
 /** Fan offsets: a comfortable spacing that closes up so a tall column fits `available`. */
@@ -124,6 +138,7 @@ export function renderTable(root, state, frame) {
     + `<div class="cells" role="group" aria-label="free cells">${cellsHtml(state, keys)}</div>`
     + `<div class="foundations" role="group" aria-label="foundations">${foundationsHtml(state, keys)}</div>`
     + `</div><div class="tableau">${columns}</div>`;
+  fan(root, state, size);
 }
 
 /** The elements standing for a place: a column with its heading, a cell, or the foundations. */
