@@ -8,6 +8,7 @@ Pyodide loads slowly on a busy machine, hence the long waits for the first table
 from __future__ import annotations
 
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -17,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import _free_port, _stop
 from player import Player
 from playwright.sync_api import Browser, Page, expect
 
@@ -28,6 +28,21 @@ from freecell.site import build_site, fetch_runtime
 DATA = Path(__file__).parent / "data"
 LOADING = 180_000  # ms: the runtime's first load on a busy machine
 CODE = Deal(find_rules("standard"), 617).code()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
