@@ -13,12 +13,19 @@ from fastapi.testclient import TestClient
 
 import serving
 from freecell import Deal, find_rules
+from freecell.advisor import Advisor
 from freecell.replay import replay
+from freecell.solver import SearchLimit
+from freecell.web.analysis import AnalysisService
+from freecell.web.assistance import Assistance
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    app = serving.make_app(Path(tmp_path_factory.mktemp("db")) / "games.db")
+    # The in-play limit (3 s) is about play; these tests are about answers, so a loaded
+    # machine must not turn a verdict into "unknown".
+    service = AnalysisService(Advisor(limit=SearchLimit(seconds=120, positions=300_000, memory_mb=1000)), workers=1)
+    app = serving.make_app(Path(tmp_path_factory.mktemp("db")) / "games.db", assistance=Assistance(service=service))
     with serving.client(app) as test_client:
         yield test_client
 
