@@ -20,7 +20,7 @@ from freecell.position import Move, Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult
 from freecell.web.analysis import AnalysisService
-from freecell.web.hint import describe, hint_move
+from freecell.web.hint import describe, describe_briefly, hint_move
 from freecell.web.models import AnalysisState, Hint, LosingMove, source_char
 from freecell.web.session import Session
 
@@ -82,6 +82,11 @@ class Assistance:
             move = position.parse_move(analysis.next_move, rules)
             return _hint_for(move, position, verdict="winnable")
         if analysis.verdict is Verdict.NOT_WINNABLE:
+            if not game.can_undo and game.moves_made == 0:
+                return Hint(
+                    move=None, verdict="not-winnable",
+                    text="This deal cannot be won, whatever is played: our solver proved it. Deal a new one",
+                )
             return Hint(
                 move=None, verdict="not-winnable",
                 text="This position can no longer be won: undo, or rewind to the last winnable position",
@@ -128,9 +133,11 @@ class Assistance:
                     break
             return None
         plural = "s" if found.moves_back > 1 else ""
+        before = positions[found.index]
+        what = describe_briefly(before.parse_move(found.move, game.rules), before)
         return LosingMove(
             move=found.move, moves_back=found.moves_back,
-            text=f"The game could still be won before {found.move}, {found.moves_back} move{plural} ago",
+            text=f"The game could still be won before {what} ({found.move}), {found.moves_back} move{plural} ago",
         )
 
     # --- winnable deals ------------------------------------------------------------------
