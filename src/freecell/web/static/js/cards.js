@@ -34,7 +34,7 @@ export function suitSymbols() {
   const symbols = Object.entries(SUIT_PATHS)
     .map(([suit, d]) => `<symbol id="suit-${suit}" viewBox="0 0 100 100"><path d="${d}"/></symbol>`)
     .join("");
-  return `<svg width="0" height="0" style="position:absolute" aria-hidden="true">${symbols}</svg>`;
+  return `<svg width="0" height="0" class="symbols" aria-hidden="true">${symbols}</svg>`;
 }
 
 export function rankOf(card) { return card[0]; }
@@ -46,6 +46,13 @@ export function isRed(card) { return SUITS[card[1]].red; }
 export function cardLabel(card) {
   const rank = RANK_NAMES[card[0]] ?? card[0];
   return `${rank} of ${SUITS[card[1]].name}`;
+}
+
+const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+/** The card as players read it on its corner: "10♠", "4♥". */
+export function cardText(card) {
+  return `${RANK_SHOWN[card[0]] ?? card[0]}${SUIT_SIGNS[card[1]]}`;
 }
 
 /** The card one rank lower in the same suit, or null below an ace. */
@@ -136,7 +143,7 @@ export function cardSvg(card) {
     const colour = isRed(card) ? "#c0182b" : "#1b1d24";
     const value = rankValue(card);
     const face = value > 10 ? court(card) : pips(card);
-    svg = `<svg viewBox="0 0 ${W} ${H}" class="face" aria-hidden="true" focusable="false" style="color:${colour}">`
+    svg = `<svg viewBox="0 0 ${W} ${H}" class="face" aria-hidden="true" focusable="false" color="${colour}">`
       + `<rect x="2" y="2" width="${W - 4}" height="${H - 4}" rx="16" fill="#fffdf7" stroke="#b9b2a2" stroke-width="2"/>`
       + `<g fill="currentColor">${corner(card)}${face}${smallCorner(card)}</g></svg>`;
     cache.set(card, svg);
@@ -148,6 +155,6 @@ export function cardSvg(card) {
 export function emptyFoundationSvg(suit) {
   // Opaque tints: a translucent red over green felt turns brown.
   const colour = SUITS[suit].red ? "#d9827f" : "#5fa57a";
-  return `<svg viewBox="0 0 ${W} ${H}" class="mark" aria-hidden="true" focusable="false" style="color:${colour}">`
+  return `<svg viewBox="0 0 ${W} ${H}" class="mark" aria-hidden="true" focusable="false" color="${colour}">`
     + `<g fill="currentColor" opacity=".8">${pip(suit, 100, 140, 104)}</g></svg>`;
 }
