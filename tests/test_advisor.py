@@ -6,7 +6,7 @@ import pytest
 
 from freecell import Deal, Position, find_rules
 from freecell.advisor import Advisor, Analysis, Difficulty, Verdict, grade, translate_line, winnable_deal
-from freecell.game import replay
+from freecell.replay import replay
 from freecell.solver import SearchLimit
 
 STANDARD = find_rules("standard")

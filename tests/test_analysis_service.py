@@ -10,7 +10,7 @@ import pytest
 
 from freecell import Deal, find_rules
 from freecell.advisor import Advisor, Verdict
-from freecell.game import replay
+from freecell.replay import replay
 from freecell.solver import SearchLimit
 from freecell.web.analysis import AnalysisBusyError, AnalysisService
 

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from freecell import Deal, find_rules
-from freecell.game import replay
+from freecell.replay import replay
 from freecell.web.app import create_app
 
 

@@ -34,7 +34,7 @@ from freecell.census import Budget, Census, DealRecord, Verdict
 from freecell.cli import main
 from freecell.cli.range_commands import parse_limit, parse_range
 from freecell.deals import InvalidDealError
-from freecell.game import ReplayError
+from freecell.replay import ReplayError
 from freecell.rules import find_rules
 from freecell.solver import SolveResult
 

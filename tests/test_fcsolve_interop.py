@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from freecell.cards import card_name
 from freecell.deals import Deal
-from freecell.game import replay
 from freecell.notation import split_moves
 from freecell.position import Position
+from freecell.replay import replay
 from freecell.rules import find_rules
 
 FC_SOLVE = shutil.which("fc-solve")
@@ -67,7 +68,8 @@ def test_fc_solve_solves_our_deal_and_its_solution_replays_here(number: int) -> 
 @needs_fc_solve
 def test_freecell_deal_617_piped_into_fc_solve() -> None:
     assert FC_SOLVE is not None
-    deal = subprocess.run(["freecell", "deal", "617"], capture_output=True, text=True, check=True, timeout=60)
+    command = [sys.executable, "-m", "freecell", "deal", "617"]  # never a `freecell` that happens to be on PATH
+    deal = subprocess.run(command, capture_output=True, text=True, check=True, timeout=60)
     solved = subprocess.run(
         [FC_SOLVE, "-l", "lg"], input=deal.stdout, capture_output=True, text=True, env=QUIET, check=False, timeout=120
     )

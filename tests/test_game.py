@@ -9,9 +9,10 @@ import pytest
 
 from freecell.cards import parse_card
 from freecell.deals import Deal
-from freecell.game import Game, NothingToUndoError, Outcome, ReplayError, is_lost, is_safe_home, replay
+from freecell.game import Game, NothingToUndoError, Outcome, is_lost, is_safe_home
 from freecell.notation import InvalidMoveError
 from freecell.position import IllegalMoveError, Place, Position
+from freecell.replay import ReplayError, replay
 from freecell.rules import AutoMoves, Rules, find_rules
 
 STANDARD = find_rules("standard")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from freecell.lessons import LESSONS, LessonMistakeError, UnknownLessonError, find_lesson
@@ -88,3 +90,9 @@ def test_the_lesson_command_lists_and_shows_the_steps() -> None:
     assert shown.exit_code == 0 and "[3h]" in shown.output and "[23v4]" in shown.output
     unknown = runner.invoke(main, ["lesson", "juggling"])
     assert unknown.exit_code == 2 and "no lesson is called 'juggling'" in unknown.output
+
+
+def test_the_readme_counts_the_lessons_there_are() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    words = {4: "four", 5: "five", 6: "six", 7: "seven"}
+    assert f"{words[len(LESSONS)]} guided lessons" in readme

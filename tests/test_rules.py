@@ -90,3 +90,9 @@ def test_rules_are_frozen_values() -> None:
 def test_summary_starts_with_the_name() -> None:
     for name, rules in PRESETS.items():
         assert rules.summary().split()[0] == name
+
+
+def test_descriptions_state_the_capacity_with_empty_cells_and_columns() -> None:
+    for rules in PRESETS.values():
+        if "2^" in rules.description:
+            assert "(empty cells + 1) × 2^(empty columns)" in rules.description, rules.name

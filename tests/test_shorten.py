@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from freecell import Deal, find_rules
-from freecell.game import replay
 from freecell.position import PlaceKind, Position
+from freecell.replay import replay
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal
 from freecell.solver.beam import beam_search

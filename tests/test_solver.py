@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from freecell import Deal, find_rules
-from freecell.game import replay
 from freecell.notation import parse_move
 from freecell.position import Position
+from freecell.replay import replay
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal
 from freecell.solver.board import HOME, FreeCellProblem

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from freecell import Deal, find_rules
 from freecell.cli import main
 from freecell.cli.solve_commands import parse_limit
-from freecell.game import replay
 from freecell.notation import split_moves
 from freecell.position import Position
+from freecell.replay import replay
 from freecell.solver import SearchLimit
 
 DATA = Path(__file__).parent / "data" / "solver"

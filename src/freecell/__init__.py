@@ -15,6 +15,7 @@ from freecell.cards import Card, card_name, card_rank, card_suit, parse_card
 from freecell.deals import Deal, DealKind, random_deal
 from freecell.game import Game, Outcome
 from freecell.position import IllegalMoveError, InvalidPositionError, Move, Place, PlaceKind, Position
+from freecell.replay import ReplayError, replay
 from freecell.rules import PRESETS, Rules, find_rules
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "Place",
     "PlaceKind",
     "Position",
+    "ReplayError",
     "Rules",
     "card_name",
     "card_rank",
@@ -37,4 +39,5 @@ __all__ = [
     "find_rules",
     "parse_card",
     "random_deal",
+    "replay",
 ]

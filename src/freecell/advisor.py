@@ -23,9 +23,9 @@ from enum import Enum
 from typing import Final
 
 from freecell.deals import Deal, random_deal
-from freecell.game import ReplayError, replay
 from freecell.notation import CELL_CHARS, COLUMN_CHARS
 from freecell.position import Position
+from freecell.replay import ReplayError, replay
 from freecell.rules import Rules, SequenceMoves
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from freecell.census import Budget, Census, DealRecord, Verdict
 from freecell.deals import Deal
-from freecell.game import replay
+from freecell.replay import replay
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve
 

@@ -26,14 +26,13 @@ taken-back card can only go onto a tableau card); if the search would pass
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
 
 from freecell.cards import Card, card_rank, card_suit, is_red, make_card, suit_is_red
 from freecell.deals import Deal
-from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position
+from freecell.position import Move, Place, PlaceKind, Position
 from freecell.rules import AutoMoves, Building, Rules, SequenceMoves
 
 TAKE_BACK_SEARCH_LIMIT: Final = 5000
@@ -298,32 +297,3 @@ def _was_home(card: Card, home_at_start: tuple[int, ...]) -> bool:
         home_at_start[p] >= card_rank(card) for p in range(card_suit(card), len(home_at_start), 4)
     )
 
-
-def replay(start: Position, rules: Rules, moves: Iterable[str]) -> Position:
-    """Play ``moves`` (standard notation) from ``start`` with nothing automatic.
-
-    Raises :class:`ReplayError` naming the first illegal move, its number and the reason.
-    """
-    position = start
-    single = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
-    for number, text in enumerate(moves, start=1):
-        try:
-            move = position.parse_move(text, rules)
-            if single and move.count > 1:
-                for step in position.single_card_steps(move, rules):
-                    position = position.apply_unchecked(step)
-            else:
-                position = position.apply_unchecked(move)
-        except ValueError as error:
-            raise ReplayError(number, text, str(error)) from None
-    return position
-
-
-class ReplayError(IllegalMoveError):
-    """A move in a replayed solution is malformed or illegal."""
-
-    def __init__(self, number: int, text: str, reason: str) -> None:
-        super().__init__(f"move {number} ({text!r}) is illegal: {reason}")
-        self.number = number
-        self.text = text
-        self.reason = reason

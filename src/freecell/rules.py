@@ -171,7 +171,7 @@ PRESETS: Final[dict[str, Rules]] = {
             name="standard",
             title="FreeCell",
             description="FreeCell: 8 columns, 4 cells, alternate colours, runs up to "
-            "(cells+1)×2^columns, one-way foundations",
+            "(empty cells + 1) × 2^(empty columns), one-way foundations",
             cell_options=(4, 3, 2, 1, 0),
             source="000, 002",
             code="ST",

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from test_games import ONE_MOVE_FROM_LOSING
 
 from freecell import Deal, Position, find_rules
-from freecell.game import replay
 from freecell.notation import split_moves
+from freecell.replay import replay
 
 DATA = Path(__file__).parent / "data"
 STANDARD = find_rules("standard")

@@ -9,8 +9,8 @@ import click
 
 from freecell.cli.options import fail, read_board, resolve_deal, resolve_rules, rules_options
 from freecell.deals import random_deal
-from freecell.game import ReplayError, replay
 from freecell.notation import split_moves
+from freecell.replay import ReplayError, replay
 from freecell.rules import PRESETS
 
 

@@ -4,7 +4,7 @@
 >>> result = solve_deal(Deal(find_rules("standard"), 1))
 >>> result.status
 <SolveStatus.SOLVED: 'solved'>
->>> from freecell.game import replay
+>>> from freecell.replay import replay
 >>> replay(Deal(find_rules("standard"), 1).position(), find_rules("standard"), result.moves).is_won()
 True
 """

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from freecell.game import replay
 from freecell.notation import CELL_CHARS, COLUMN_CHARS, FOUNDATION_CHAR, SUIT_CHARS
 from freecell.position import Move, Place, PlaceKind, Position
+from freecell.replay import replay
 from freecell.rules import Rules, SequenceMoves
 from freecell.solver.board import CELL, HOME, Step
 

@@ -95,7 +95,7 @@ RULES_TEXT: Final[dict[str, str]] = {
         "the opposite colour and one rank higher. A free cell takes any card and holds one. A "
         "foundation starts with the ace and goes up in the same suit. An empty column takes any card "
         "or a whole sequence.",
-        "An ordered sequence moves as a group of up to (free cells + 1) × 2^(empty columns) cards. "
+        "An ordered sequence moves as a group of up to (empty free cells + 1) × 2^(empty columns) cards. "
         "When the group goes into an empty column, that column does not count.",
         "No card goes to the foundations on its own: tapping a card once tries to send it there. The "
         "top card of a foundation may be brought back onto the tableau. Undo goes back up to 100 "

@@ -1,0 +1,43 @@
+"""Replaying moves written in standard notation over a position, with nothing automatic.
+
+This is part of the core: the solver replays every line it finds through it before the
+line is trusted, and game sessions, the command line and the batch runner use it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from freecell.position import IllegalMoveError, Position
+from freecell.rules import Rules, SequenceMoves
+
+
+def replay(start: Position, rules: Rules, moves: Iterable[str]) -> Position:
+    """Play ``moves`` (standard notation) from ``start`` with nothing automatic.
+
+    Under single-card rules a run is played as the series of one-card moves it stands for.
+    Raises :class:`ReplayError` naming the first illegal move, its number and the reason.
+    """
+    position = start
+    single = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
+    for number, text in enumerate(moves, start=1):
+        try:
+            move = position.parse_move(text, rules)
+            if single and move.count > 1:
+                for step in position.single_card_steps(move, rules):
+                    position = position.apply_unchecked(step)
+            else:
+                position = position.apply_unchecked(move)
+        except ValueError as error:
+            raise ReplayError(number, text, str(error)) from None
+    return position
+
+
+class ReplayError(IllegalMoveError):
+    """A move in a replayed solution is malformed or illegal."""
+
+    def __init__(self, number: int, text: str, reason: str) -> None:
+        super().__init__(f"move {number} ({text!r}) is illegal: {reason}")
+        self.number = number
+        self.text = text
+        self.reason = reason
