@@ -17,9 +17,10 @@ from typing import TypeVar
 
 from freecell.codes import decode_game_code
 from freecell.deals import Deal, random_deal
-from freecell.game import Game, Outcome, ReplayError
+from freecell.game import Game, Outcome
 from freecell.lessons import find_lesson
 from freecell.position import Position
+from freecell.replay import ReplayError
 from freecell.rules import find_rules
 from freecell.store import Event, GameRecord, Store, Writer
 from freecell.web.session import NotTriviallyWonError, Session
@@ -90,7 +91,7 @@ class Games:
 
         Raises ``ValueError`` subclasses with the library's message for an unknown ruleset,
         cells the ruleset does not offer, a deal out of range, a bad code or a bad board,
-        and :class:`~freecell.game.ReplayError` naming the first of ``moves`` that cannot
+        and :class:`~freecell.replay.ReplayError` naming the first of ``moves`` that cannot
         be played; nothing is stored then.
         """
         chosen = [name for name, value in (("deal", deal), ("code", code), ("board", board)) if value is not None]
