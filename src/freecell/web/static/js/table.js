@@ -5,6 +5,8 @@
 import { cardBelow, cardLabel, cardSvg, emptyFoundationSvg, SUITS } from "./cards.js";
 import { cellChar, columnChar } from "./places.js";
 
+// Below MIN_CARD the corner indices are hard to read: the felt scrolls sideways instead.
+const MIN_CARD = 32;
 const MAX_CARD = 136;
 const RATIO = 1.4;
 // A fan shows each covered card's corner index (the top 0.24 of the card). It closes up
@@ -49,7 +51,7 @@ export function measure(state, width, height = Infinity) {
   // Height taken apart from the cards: padding, the gap under the top rows, the headings.
   const fixed = (rows) => 2 * pad + rows * (gap + 4) + heading + 6;
   const byHeight = (rows, slotShare) => Math.floor((height - fixed(rows)) / ((rows * slotShare + column) * RATIO));
-  const fit = (limit) => Math.max(24, Math.min(MAX_CARD, byWidth, limit));
+  const fit = (limit) => Math.max(MIN_CARD, Math.min(MAX_CARD, byWidth, limit));
   let rows = 1;
   let cardW = fit(byHeight(1, 1));
   let slotW = cardW;
