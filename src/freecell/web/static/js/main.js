@@ -204,6 +204,10 @@ async function showHint() {
       toast(answer.text, "info");
       return;
     }
+    if (!state.lesson) {
+      state.hints = (state.hints ?? 0) + 1; // as the server counted it
+      showStatus(state, elapsed(), panels.options, { newGame, restart, undo });
+    }
     const source = answer.source;
     const cards = sourceCards(tableEl, source, 1);
     hint = { source, target: answer.target, count: answer.count ?? 1, card: cards[0]?.dataset.card ?? null };
