@@ -55,6 +55,15 @@ def test_translate_line_maps_columns_and_cells() -> None:
     assert translate_line(["1h", "2b", "a3", "57v2", "hs2"], source, target) == ("2h", "1a", "c3", "57v2", "hs1")
 
 
+def test_a_won_position_and_one_with_no_move_left_are_known_without_a_search() -> None:
+    advisor = Advisor(limit=SearchLimit(positions=1))  # any search would say "unknown"
+    won = Position.from_text("Foundations: H-K C-K D-K S-K\n", STANDARD, partial=True)
+    assert advisor.known(won, STANDARD) == Analysis(Verdict.WINNABLE, (), cached=True)
+    stuck = Deal(find_rules("standard", cells=0), 1).position()  # deal 1 without cells: no move at all
+    assert advisor.known(stuck, find_rules("standard", cells=0)) == Analysis(Verdict.NOT_WINNABLE, cached=True)
+    assert advisor.known(Deal(STANDARD, 1).position(), STANDARD) is None  # this one needs a search
+
+
 def test_a_move_that_loses_a_winnable_game_is_named(advisor: Advisor) -> None:
     # With one cell, parking column 2's card in the cell at once leaves deal 2 lost.
     start = Deal(ONE_CELL, 2).position()

@@ -3,6 +3,7 @@ supersede waiting ones, and the queue is bounded."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 
@@ -12,7 +13,7 @@ from freecell import Deal, find_rules
 from freecell.advisor import Advisor, Verdict
 from freecell.replay import replay
 from freecell.solver import SearchLimit
-from freecell.web.analysis import AnalysisBusyError, AnalysisService
+from freecell.web.analysis import WORKER_NICENESS, AnalysisBusyError, AnalysisService
 
 STANDARD = find_rules("standard")
 
@@ -54,3 +55,8 @@ def test_the_waiting_queue_is_bounded(service: AnalysisService) -> None:
         service.request("c", Deal(STANDARD, 22).position(), STANDARD)
     # a game already waiting may still replace its own request
     service.request("a", Deal(STANDARD, 23).position(), STANDARD)
+
+
+def test_the_worker_yields_the_cpu_to_the_server(service: AnalysisService) -> None:
+    here = os.nice(0)
+    assert service._pool.submit(os.nice, 0).result(timeout=60) == min(19, here + WORKER_NICENESS)

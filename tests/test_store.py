@@ -131,7 +131,11 @@ def test_assisted_games_count_apart_from_wins_streaks_and_records() -> None:
 def test_a_file_without_the_assisted_columns_opens_and_gains_them(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     old = sqlite3.connect(path)
-    old.executescript(
+    old.executescript(  # the store as it was before results had assisted and hints
+        "CREATE TABLE games (id TEXT PRIMARY KEY, rules TEXT NOT NULL, cells INTEGER NOT NULL, deal_kind TEXT,"
+        " deal_number TEXT, board TEXT NOT NULL, lesson TEXT, created REAL NOT NULL);"
+        "CREATE TABLE events (game_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, move TEXT,"
+        " at REAL NOT NULL, PRIMARY KEY (game_id, seq));"
         "CREATE TABLE results (id INTEGER PRIMARY KEY AUTOINCREMENT, game_id TEXT NOT NULL, rules TEXT NOT NULL,"
         " outcome TEXT NOT NULL, seconds REAL NOT NULL, moves INTEGER NOT NULL, finished REAL NOT NULL);"
         "INSERT INTO results (game_id, rules, outcome, seconds, moves, finished)"

@@ -23,6 +23,7 @@ from enum import Enum
 from typing import Final
 
 from freecell.deals import Deal, random_deal
+from freecell.game import is_lost
 from freecell.notation import CELL_CHARS, COLUMN_CHARS
 from freecell.position import Position
 from freecell.replay import ReplayError, replay
@@ -100,7 +101,10 @@ class Advisor:
         self._lock = threading.Lock()
 
     def known(self, position: Position, rules: Rules) -> Analysis | None:
-        """The cached analysis of ``position``, or None if it would need a search."""
+        """The cached analysis of ``position``, or None if it would need a search. A won
+        position, and one with no useful move left, need none: they are known at once."""
+        if position.is_won():
+            return Analysis(Verdict.WINNABLE, cached=True)
         with self._lock:
             line = self._lines.get((rules, position))
             if line is not None:
@@ -108,7 +112,7 @@ class Advisor:
                 return Analysis(Verdict.WINNABLE, line, cached=True)
             entry = self._by_key.get((rules, position.key()))
         if entry is None:
-            return None
+            return Analysis(Verdict.NOT_WINNABLE, cached=True) if is_lost(position, rules) else None
         solved_position, verdict = entry
         if verdict is not Verdict.WINNABLE:
             return Analysis(verdict, cached=True)

@@ -3,12 +3,13 @@
 A row is keyed by ``(rules, cells, deal)``, so no deal is ever stored twice. Results are
 written in small transactions as they arrive, in WAL mode, so a run that is killed keeps
 every result it had committed and a restart solves only what was missing. This store is
-separate from the game store (``store.py``): it holds range results only.
+separate from the game store (``store.py``): it holds range results only, and its file is
+marked as a census and checked when opened (``storage.py``), so that neither is taken for
+the other.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+
+from freecell.storage import CENSUS_STORE_ID, StoreKind, UnusableStoreError, open_store
 
 SCHEMA_VERSION = 1
 
@@ -107,30 +110,26 @@ class CensusError(ValueError):
     """The file is not a census store, or a record cannot be stored."""
 
 
-class Census:
-    """A census store opened on ``path`` (created when missing). Use it as a context
-    manager, or call :meth:`close`."""
+CENSUS_STORE = StoreKind(
+    name="census store",
+    application_id=CENSUS_STORE_ID,
+    version=SCHEMA_VERSION,
+    schema=_SCHEMA,
+    tables={"results": frozenset({"rules", "cells", "deal", "verdict"})},
+)
 
-    def __init__(self, path: str | Path) -> None:
+
+class Census:
+    """A census store opened on ``path`` (created when missing), or with ``readonly``
+    opened without writing. Use it as a context manager, or call :meth:`close`. Raises
+    :class:`CensusError` when the file is not a census store, and leaves it untouched."""
+
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
         try:
-            self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # A killed process loses nothing committed in WAL mode with NORMAL sync; only a
-            # power cut could, and a rerun then solves those deals again.
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._check_version()
-            self._db.executescript(_SCHEMA)
-        except sqlite3.DatabaseError as error:
-            raise CensusError(f"{self.path}: not a census store ({error})") from None
-
-    def _check_version(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version == 0 and not tables:
-            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        elif version != SCHEMA_VERSION or "results" not in tables:
-            raise CensusError(f"{self.path}: not a census store (schema version {version})")
+            self._db = open_store(self.path, CENSUS_STORE, readonly=readonly, timeout=30.0)
+        except UnusableStoreError as error:
+            raise CensusError(str(error)) from None
 
     def __enter__(self) -> Census:
         return self

@@ -14,7 +14,10 @@ count towards games won, streaks or records.
 
 The database runs in WAL mode, which keeps committed transactions through a crash of the
 process. One connection is shared under a lock, because uvicorn runs sync endpoints in a
-thread pool.
+thread pool. The file is marked as a game store and checked when opened (``storage.py``):
+a census, a damaged file or a newer version is refused untouched. A write is acknowledged
+only while the file is still the one opened: removed or replaced, it raises
+:class:`StoreLostError`, since a restart would find nothing of it.
 """
 
 from __future__ import annotations
@@ -26,12 +29,17 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
 from freecell.rules import PRESETS
+from freecell.storage import GAME_STORE_ID, FileWatch, StoreKind, open_store
+from freecell.storage import StoreError as StoreError
+from freecell.storage import StoreLostError as StoreLostError
+from freecell.storage import StoreVersionError as StoreVersionError
+from freecell.storage import UnusableStoreError as UnusableStoreError
 
 SCHEMA_VERSION: Final = 1
 EVENT_KINDS: Final = (
@@ -86,8 +94,17 @@ def default_path() -> Path:
     return Path(base) / "freecell" / "freecell.db"
 
 
-class StoreVersionError(RuntimeError):
-    """The file was written by a newer version of the store."""
+GAME_STORE: Final = StoreKind(
+    name="game store",
+    application_id=GAME_STORE_ID,
+    version=SCHEMA_VERSION,
+    schema=_SCHEMA,
+    tables={
+        "games": frozenset({"id", "rules", "board"}),
+        "events": frozenset({"game_id", "seq", "kind"}),
+        "results": frozenset({"game_id", "outcome"}),
+    },
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,33 +217,29 @@ class Writer:
 
 
 class Store:
-    """The SQLite file at ``path`` (created with its folders when missing)."""
+    """The game store at ``path``: created with its folders when missing, or with
+    ``readonly`` opened without writing (a missing file then reads as an empty store).
+    Raises :class:`UnusableStoreError` when the file is not a game store."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, readonly: bool = False) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode keeps every commit through a crash of the process (only a
-        # power cut may lose the last ones), without an fsync per move.
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db = open_store(path, GAME_STORE, readonly=readonly)
         self._db.execute("PRAGMA busy_timeout=5000")
-        (version,) = self._db.execute("PRAGMA user_version").fetchone()
-        if version > SCHEMA_VERSION:
-            self._db.close()
-            raise StoreVersionError(f"{path} was written by a newer freecell (store version {version})")
-        self._db.executescript(_SCHEMA)
-        self._add_missing_columns()
-        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._watch = None if readonly else FileWatch(path)
+        self._assist_columns = self._add_missing_columns(writable=not readonly)
 
-    def _add_missing_columns(self) -> None:
+    def _add_missing_columns(self, *, writable: bool) -> bool:
         """Bring a file written before the results had ``assisted`` and ``hints`` up to date
-        (the change is additive: older code still reads and writes the file)."""
+        (the change is additive: older code still reads and writes the file). Answers
+        whether the columns are there (a file opened read-only is left as it is)."""
         present = {row[1] for row in self._db.execute("PRAGMA table_info(results)")}
-        for column in ("assisted", "hints"):
-            if column not in present:
-                self._db.execute(f"ALTER TABLE results ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
+        missing = [column for column in ("assisted", "hints") if column not in present]
+        if missing and not writable:
+            return False
+        for column in missing:
+            self._db.execute(f"ALTER TABLE results ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
+        return True
 
     def close(self) -> None:
         with self._lock:
@@ -234,15 +247,25 @@ class Store:
 
     @contextmanager
     def writing(self) -> Iterator[Writer]:
-        """One transaction: committed when the block ends, rolled back if it raises."""
+        """One transaction: committed when the block ends, rolled back if it raises.
+
+        Raises :class:`StoreLostError` when the file was removed or replaced since it was
+        opened (what was written is not kept), and ``sqlite3.Error`` or ``OSError`` when it
+        cannot be written (a full disk): the caller must not acknowledge the write then.
+        """
+        if self._watch is None:
+            raise StoreError(f"{self.path} was opened read-only")
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield Writer(self._db)
+                self._watch.check()  # the last moment before the commit: a removed file keeps nothing
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # a failed COMMIT may already have rolled back
+                    with suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     # --- reading ------------------------------------------------------------------------
 
@@ -275,8 +298,9 @@ class Store:
         """Every finished game, oldest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT game_id, rules, outcome, seconds, moves, finished, assisted, hints FROM results"
-                " ORDER BY finished, id"
+                "SELECT game_id, rules, outcome, seconds, moves, finished, "
+                + ("assisted, hints" if self._assist_columns else "0, 0")
+                + " FROM results ORDER BY finished, id"
             ).fetchall()
         return [
             Result(game_id, rules, outcome, seconds, moves, finished, assisted=bool(assisted), hints=hints)

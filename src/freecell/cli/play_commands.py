@@ -15,12 +15,15 @@ import click
 
 from freecell.cli.options import fail
 from freecell.lessons import LESSONS, UnknownLessonError, find_lesson
-from freecell.store import Store, StoreVersionError, default_path
+from freecell.store import Store, StoreError, default_path
 
 _db_option = click.option(
     "--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="The SQLite file of games and statistics (default: the user's data directory).",
 )
+
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl+C
 
 
 @click.command("play")
@@ -30,6 +33,14 @@ _db_option = click.option(
 @_db_option
 def play_command(port: int, host: str, no_browser: bool, db: Path | None) -> None:
     """Serve the game on this machine and open it in the browser."""
+    try:
+        _serve(port, host, no_browser, db)
+    except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down and passes the signal on
+        click.echo("FreeCell stopped.")
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _serve(port: int, host: str, no_browser: bool, db: Path | None) -> None:
     import uvicorn
 
     from freecell.web.app import create_app
@@ -37,21 +48,39 @@ def play_command(port: int, host: str, no_browser: bool, db: Path | None) -> Non
     path = db or default_path()
     try:
         app = create_app(path)
+    except StoreError as error:  # another kind of file, damaged, newer: it names the file
+        fail(str(error))
     except Exception as error:  # the store could not be opened: say where and why
         fail(f"cannot open the game store {path}: {error}")
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((host, port))
+        sock = listening_socket(host, port)
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror}")
-    sock.listen(128)
     url = f"http://{host}:{sock.getsockname()[1]}/"
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     click.echo(f"FreeCell is served at {url} (games are kept in {path}); press Ctrl+C to stop.")
     if not no_browser:
         threading.Thread(target=_open_browser, args=(server, url), daemon=True).start()
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    finally:
+        app.state.assistance.close()  # the solver's worker goes with the server
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket listening on ``host``:``port`` (0: a free port). It is made with
+    IPPROTO_TCP named, as asyncio wants before it sets TCP_NODELAY on the connections it
+    accepts: without it, Nagle's algorithm meets the client's delayed acknowledgements and
+    every answer on a kept-alive connection waits some 40 ms."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def _open_browser(server: object, url: str) -> None:
@@ -84,8 +113,11 @@ def stats_command(db: Path | None, as_csv: bool, as_json: bool) -> None:
         fail("choose --csv or --json, not both")
     path = db or default_path()
     try:
-        store = Store(path)
-    except (StoreVersionError, sqlite3.Error, OSError) as error:
+        store = Store(path, readonly=True)  # a missing store shows empty statistics: nothing is created
+    except StoreError as error:
+        fail(str(error))
+        return
+    except (sqlite3.Error, OSError) as error:
         fail(f"cannot open the game store {path}: {error}")
         return
     try:

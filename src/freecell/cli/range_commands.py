@@ -28,7 +28,7 @@ from rich.text import Text
 from freecell.batch import RangeRun, open_backend, plan_range, solve_into
 from freecell.census import Budget, Census, CensusError
 from freecell.cli.options import fail, resolve_rules, rules_options
-from freecell.deals import InvalidDealError
+from freecell.deals import Deal, InvalidDealError
 from freecell.report import Summary, summaries, write_csv, write_json, write_report
 from freecell.rules import Rules
 
@@ -121,6 +121,12 @@ def range_command(
         fail(f"--jobs must be at least 1, not {jobs}")
     if jobs is not None and scheduler:
         fail("--jobs sizes the local pool; with --scheduler the cluster's workers do the work")
+    try:  # checked before the store is opened, so that a refused range leaves no file behind
+        if first < 1 or last < first:
+            raise ValueError(f"a range runs from a first deal ≥ 1 to a last deal ≥ the first, not {deals}")
+        Deal(rules, last)
+    except (ValueError, InvalidDealError) as error:
+        fail(str(error))
     census = _open(db_path)
     with census:
         try:
@@ -149,9 +155,9 @@ def range_command(
         sys.exit(EXIT_LIMIT_REACHED)
 
 
-def _open(path: Path) -> Census:
+def _open(path: Path, *, readonly: bool = False) -> Census:
     try:
-        return Census(path)
+        return Census(path, readonly=readonly)
     except CensusError as error:
         fail(str(error))
         raise AssertionError from error
@@ -209,7 +215,7 @@ def report_command(
     if not db_path.is_file():
         fail(f"{db_path}: no such census store")
     rules = resolve_rules(rules_name, cells)
-    with _open(db_path) as census:
+    with _open(db_path, readonly=True) as census:
         if all_rules:
             select = census.records
         else:

@@ -3,19 +3,24 @@
 The solver runs in a separate process (one by default, leaving the other core to the
 server), so a long search never stalls the event loop or the GIL. Requests are keyed by
 game: a newer request for a game replaces its older one while that is still waiting, and
-at most :data:`MAX_WAITING` requests wait at once; past that a request is refused
-instead of piling up. Every answer is handed to the shared :class:`Advisor`, whose cache
-then serves the page at no cost.
+at most :data:`MAX_WAITING` requests wait at once; past that a request is refused at
+once (:class:`AnalysisBusyError`, with the seconds after which to ask again) instead of
+piling up. Every answer is handed to the shared :class:`Advisor`, whose cache then serves
+the page at no cost. Whoever asks gets an :class:`Answered` event, which can be waited for
+by a thread or, through its callback, by an event loop without holding a thread.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import multiprocessing
 import os
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -25,25 +30,78 @@ from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult, solve
 
 MAX_WAITING: Final = 64
+RETRY_AFTER: Final = 1  # seconds: a worker takes a waiting request about that often
+WORKER_NICENESS: Final = 10
 
 
 class AnalysisBusyError(RuntimeError):
-    """Too many requests are waiting for the solver."""
+    """Too many requests are waiting for the solver: ask again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, *, retry_after: int = RETRY_AFTER) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Answered(threading.Event):
+    """Set when the analysis asked for is in the advisor's cache, or when the request was
+    superseded or dropped (look again: the answer may not be there)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._callbacks: list[Callable[[], None]] = []
+        self._guard = threading.Lock()
+
+    def set(self) -> None:
+        with self._guard:
+            super().set()
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def add_callback(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` once set, in the thread that sets it (now if it is set)."""
+        with self._guard:
+            if not self.is_set():
+                self._callbacks.append(callback)
+                return
+        callback()
+
+    async def wait_async(self, timeout: float) -> bool:
+        """:meth:`wait` for an event loop, holding no thread meanwhile: True once set."""
+        loop = asyncio.get_running_loop()
+        woken: asyncio.Future[None] = loop.create_future()
+
+        def settle() -> None:
+            if not woken.done():  # a wait that timed out has cancelled it
+                woken.set_result(None)
+
+        def wake() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(settle)
+
+        self.add_callback(wake)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(woken, timeout)
+        return self.is_set()
 
 
 @dataclass
 class _Job:
     position: Position
     rules: Rules
-    done: threading.Event = field(default_factory=threading.Event)
+    done: Answered = field(default_factory=Answered)
 
 
 def _solve_in_worker(position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
     return solve(position, rules, limit=limit)
 
 
-def _watch_parent(parent: int) -> None:
-    """In a worker: exit as soon as the server that started it is gone (even killed)."""
+def _start_worker(parent: int) -> None:
+    """In a worker: yield the CPU to the server, whose requests (moves) cannot wait, and
+    exit as soon as the server that started it is gone (even killed)."""
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -54,9 +112,12 @@ def _watch_parent(parent: int) -> None:
 
 
 class AnalysisService:
-    """Runs analyses in worker processes and records them in ``advisor``."""
+    """Runs analyses in worker processes (or in ``pool``, which the service then owns)
+    and records them in ``advisor``."""
 
-    def __init__(self, advisor: Advisor, *, workers: int = 1, max_waiting: int = MAX_WAITING) -> None:
+    def __init__(
+        self, advisor: Advisor, *, workers: int = 1, max_waiting: int = MAX_WAITING, pool: Executor | None = None
+    ) -> None:
         self.advisor = advisor
         self._max_waiting = max_waiting
         self._workers = workers
@@ -64,10 +125,10 @@ class AnalysisService:
         self._running: dict[tuple[Rules, Position], _Job] = {}
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
-        self._pool = ProcessPoolExecutor(
+        self._pool = pool or ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_watch_parent,
+            initializer=_start_worker,
             initargs=(os.getpid(),),
         )
         self._closed = False
@@ -84,13 +145,13 @@ class AnalysisService:
         with self._lock:
             return len(self._waiting)
 
-    def request(self, owner: str, position: Position, rules: Rules) -> threading.Event:
+    def request(self, owner: str, position: Position, rules: Rules) -> Answered:
         """Ask for ``position`` to be analysed on behalf of ``owner`` (a game id).
 
         Returns an event set when the answer is in the advisor's cache. Raises
-        :class:`AnalysisBusyError` when too many requests are waiting.
+        :class:`AnalysisBusyError` at once when too many requests are waiting.
         """
-        done = threading.Event()
+        done = Answered()
         if self.advisor.known(position, rules) is not None:
             done.set()
             return done
@@ -153,8 +214,11 @@ class AnalysisService:
                 job.done.set()
             self._waiting.clear()
             self._wake.notify_all()
-        # A worker may be in the middle of a long search: stop it rather than wait for it.
+        # A worker may be in the middle of a long search: stop it rather than wait for it,
+        # and reap it, so that no worker outlives the server.
         workers = list(getattr(self._pool, "_processes", {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
         for process in workers:
             process.terminate()
+        for process in workers:
+            process.join(timeout=5)

@@ -2,11 +2,18 @@
 
 Errors are ``{"detail": "<sentence>"}``: 400 for a request the rules refuse (the library's
 message), 404 for an unknown game or lesson, 409 for an action that cannot happen now,
-413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape.
+413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape,
+503 with ``Retry-After`` when the solver has too many requests waiting, and 503 when the
+game store cannot keep what was asked (nothing was saved).
+
+Handlers that need the solver take a :class:`Snapshot` of the game under the games' lock
+and work from it after the lock is released; a hint waits for the solver in the event
+loop, holding neither the lock nor a thread, so moves go on meanwhile.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,6 +23,7 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from freecell.game import NothingToUndoError
@@ -23,9 +31,9 @@ from freecell.lessons import LESSONS, UnknownLessonError
 from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS, place_char
 from freecell.position import Place
 from freecell.rules import PRESETS, find_rules
-from freecell.store import PresetStats, Store, default_path
-from freecell.web.analysis import AnalysisBusyError
-from freecell.web.assistance import Assistance
+from freecell.store import PresetStats, Store, StoreError, StoreLostError, default_path
+from freecell.web.analysis import AnalysisBusyError, Answered
+from freecell.web.assistance import Assistance, Snapshot
 from freecell.web.games import GameNotFoundError, Games
 from freecell.web.models import (
     AnalysisState,
@@ -54,7 +62,7 @@ _ERROR_TEXT: Final = {
     409: "the action cannot happen now",
     413: "the body is too large",
     422: "the body or query has the wrong shape",
-    503: "the solver is busy: ask again shortly",
+    503: "the solver is busy, or the game store cannot be written (nothing was saved)",
 }
 
 
@@ -116,11 +124,12 @@ def _readable(error: RequestValidationError) -> str:
     return "; ".join(parts) or "the request is malformed"
 
 
-def create_app(db_path: Path | None = None) -> FastAPI:
-    """The app, storing its games in ``db_path`` (default: the user's data directory)."""
+def create_app(db_path: Path | None = None, *, assistance: Assistance | None = None) -> FastAPI:
+    """The app, storing its games in ``db_path`` (default: the user's data directory),
+    with the solver's help from ``assistance`` (default: its own, started on first use)."""
     store = Store(db_path or default_path())
     games = Games(store)
-    assistance = Assistance()
+    assistance = assistance or Assistance()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -149,14 +158,28 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     app.add_exception_handler(NothingToUndoError, error(409))
     app.add_exception_handler(GameOverError, error(409))
     app.add_exception_handler(NotTriviallyWonError, error(409))
-    app.add_exception_handler(AnalysisBusyError, error(503))
+
+    @app.exception_handler(AnalysisBusyError)
+    def busy(request: Request, exc: AnalysisBusyError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": str(exc.retry_after)})
+
     app.add_exception_handler(ValueError, error(400))
+
+    def storage_error(request: Request, exc: Exception) -> JSONResponse:
+        if isinstance(exc, StoreLostError):
+            detail = f"{exc}: restart freecell play"
+        else:
+            detail = f"the game store failed ({exc}); nothing was saved: free some disk space and try again"
+        return JSONResponse({"detail": detail}, status_code=503)
+
+    for failure in (StoreError, sqlite3.Error, OSError):  # never a 500: the server goes on
+        app.add_exception_handler(failure, storage_error)
 
     @app.exception_handler(RequestValidationError)
     def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _readable(exc)}, status_code=422)
 
-    api = APIRouter(prefix="/api", responses=errors(413, 422))
+    api = APIRouter(prefix="/api", responses=errors(413, 422, 503))
 
     def state(session_id: str, *, played: bool = True) -> GameState:
         return games.view(session_id, lambda session: game_state(session, games.now(), played=played))
@@ -229,13 +252,23 @@ def create_app(db_path: Path | None = None) -> FastAPI:
 
         return games.view(game_id, answer)
 
+    def snapshot(game_id: str) -> Snapshot:
+        return games.view(game_id, Snapshot.of)  # the lock is held only to take it
+
+    def snapshot_and_ask(game_id: str) -> tuple[Snapshot, Answered | None]:
+        taken = snapshot(game_id)
+        return taken, assistance.ask(taken)
+
     @api.get("/games/{game_id}/hint", responses=errors(404, 503))
-    def hint(game_id: str) -> Hint:
+    async def hint(game_id: str) -> Hint:
         """The next move of a winning line; or that the position is lost; or, while the
         solver thinks, ``pending`` (ask again). A hint given is counted in the game."""
-        answer = games.view(game_id, assistance.hint)
+        taken, asked = await run_in_threadpool(snapshot_and_ask, game_id)
+        if asked is not None:
+            await asked.wait_async(assistance.hint_wait)
+        answer = await run_in_threadpool(assistance.hint, taken)
         if answer.move is not None:
-            games.note(game_id, "hint")
+            await run_in_threadpool(games.note, game_id, "hint")
         return answer
 
     @api.get("/games/{game_id}/analysis", responses=errors(404, 503))
@@ -243,7 +276,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
         """The live verdict: winnable, not-winnable, unknown (the search reached its limit)
         or pending; with ``line``, a winning line; when lost, the move that lost it. A line
         shown marks the game assisted."""
-        answer = games.view(game_id, lambda session: assistance.state(session, with_line=line))
+        answer = assistance.state(snapshot(game_id), with_line=line)
         if answer.line:
             games.note(game_id, "assist")
         return answer
@@ -252,7 +285,7 @@ def create_app(db_path: Path | None = None) -> FastAPI:
     def rewind(game_id: str) -> GameState:
         """Undo back to the last position that could still be won; 409 when no losing
         move is known (ask /analysis first)."""
-        losing = games.view(game_id, assistance.losing_move)
+        losing = assistance.losing_move(snapshot(game_id))
         if losing is None:
             raise NothingToUndoError("no move that lost a winnable game is known here")
         for _ in range(losing.moves_back):

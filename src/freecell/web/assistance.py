@@ -3,37 +3,68 @@ and its rewind, and winnable-only deals.
 
 Every answer comes from the library's :class:`~freecell.advisor.Advisor`, fed by the
 :class:`~freecell.web.analysis.AnalysisService`, which solves in a worker process with a
-limit on every call. A request never waits for the solver longer than
-:data:`HINT_WAIT` seconds: past that it answers "pending" and the page asks again.
+limit on every call. An answer is worked out from a :class:`Snapshot` of the game, taken
+under the games' lock and used after it is released, so that no move ever waits while a
+request waits for the solver. A hint waits for the solver at most :data:`HINT_WAIT`
+seconds: past that it answers "pending" and the page asks again.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from dataclasses import dataclass
 from typing import Final
 
 from freecell.advisor import Advisor, Analysis, Verdict, winnable_deal
-from freecell.game import Outcome
+from freecell.game import Action, is_lost
+from freecell.lessons import Lesson
 from freecell.notation import place_char
 from freecell.position import Move, Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult
-from freecell.web.analysis import AnalysisService
-from freecell.web.hint import describe, describe_briefly, hint_move
+from freecell.web.analysis import AnalysisService, Answered
+from freecell.web.hint import describe, describe_briefly, move_worth_trying
 from freecell.web.models import AnalysisState, Hint, LosingMove, source_char
 from freecell.web.session import Session
 
 HINT_WAIT: Final = 0.25
 
 
-class Assistance:
-    """The server's one advisor and its worker process, started on first use."""
+@dataclass(frozen=True)
+class Snapshot:
+    """What the solver's answers need of a game at one moment. Everything in it is
+    immutable, so it may be read while the game moves on."""
 
-    def __init__(self, *, workers: int | None = None) -> None:
-        self.advisor = Advisor()
+    game_id: str
+    rules: Rules
+    position: Position
+    history: tuple[Action, ...]
+    lesson: Lesson | None
+    lesson_step: int
+    moves_made: int = 0
+
+    @classmethod
+    def of(cls, session: Session) -> Snapshot:
+        """Take it (under the games' lock: it copies the history)."""
+        game = session.game
+        return cls(
+            session.id, game.rules, game.position, tuple(game.history), session.lesson, session.lesson_step,
+            game.moves_made,
+        )
+
+
+class Assistance:
+    """The server's one advisor and its worker process, started on first use (or
+    ``service``, made by the caller); a hint waits ``hint_wait`` seconds for the solver."""
+
+    def __init__(
+        self, *, workers: int | None = None, service: AnalysisService | None = None, hint_wait: float = HINT_WAIT
+    ) -> None:
+        self.advisor = service.advisor if service is not None else Advisor()
+        self.hint_wait = hint_wait
         self._workers = workers or max(1, (os.cpu_count() or 2) - 1)
-        self._service: AnalysisService | None = None
+        self._service = service
         self._lock = threading.Lock()
 
     @property
@@ -51,38 +82,41 @@ class Assistance:
 
     # --- what is known of a position -----------------------------------------------------
 
-    def analysis(self, owner: str, position: Position, rules: Rules, *, wait: float = 0.0) -> Analysis | None:
-        """The analysis of ``position``, asking the worker for it if it is not known yet
-        and waiting up to ``wait`` seconds; None while the solver is still at it."""
-        known = self.advisor.known(position, rules)
-        if known is not None:
-            return known
-        done = self.service.request(owner, position, rules)
-        if wait:
-            done.wait(wait)
-        return self.advisor.known(position, rules)
+    def ask(self, snapshot: Snapshot) -> Answered | None:
+        """Ask the worker about the snapshot's position unless it is known already (or a
+        lesson's, which follows the lesson): what to wait for, or None. Raises
+        :class:`~freecell.web.analysis.AnalysisBusyError` at once when the solver is saturated."""
+        if snapshot.lesson is not None or self.advisor.known(snapshot.position, snapshot.rules) is not None:
+            return None
+        return self.service.request(snapshot.game_id, snapshot.position, snapshot.rules)
 
-    def hint(self, session: Session) -> Hint:
-        """The next move of a winning line, or why there is none."""
-        game = session.game
-        position, rules = game.position, game.rules
-        if session.lesson is not None:
-            step = session.lesson.step(session.lesson_step)
+    def analysis(self, snapshot: Snapshot) -> Analysis | None:
+        """What is known of the snapshot's position, asking the worker for it if it is
+        not known yet; None while the solver is still at it. Never waits."""
+        self.ask(snapshot)
+        return self.advisor.known(snapshot.position, snapshot.rules)
+
+    def hint(self, snapshot: Snapshot) -> Hint:
+        """The next move of a winning line, or why there is none (wait for :meth:`ask`
+        first to give the solver a chance)."""
+        position, rules = snapshot.position, snapshot.rules
+        if snapshot.lesson is not None:
+            step = snapshot.lesson.step(snapshot.lesson_step)
             if step is None:
                 return Hint(move=None, text="The lesson is done")
             return _hint_for(step.move(position), position, verdict=None)
         if position.is_won():
             return Hint(move=None, text="The game is won", verdict="winnable")
-        if session.outcome() is Outcome.LOST:
+        if is_lost(position, rules):
             return Hint(move=None, text="No legal move is left", verdict="not-winnable")
-        analysis = self.analysis(session.id, position, rules, wait=HINT_WAIT)
+        analysis = self.analysis(snapshot)
         if analysis is None:
             return Hint(move=None, text="Thinking…", pending=True)
         if analysis.verdict is Verdict.WINNABLE and analysis.next_move is not None:
             move = position.parse_move(analysis.next_move, rules)
             return _hint_for(move, position, verdict="winnable")
         if analysis.verdict is Verdict.NOT_WINNABLE:
-            if not game.can_undo and game.moves_made == 0:
+            if snapshot.moves_made == 0:  # nothing to undo: the deal itself is lost
                 return Hint(
                     move=None, verdict="not-winnable",
                     text="This deal cannot be won, whatever is played: our solver proved it. Deal a new one",
@@ -91,50 +125,48 @@ class Assistance:
                 move=None, verdict="not-winnable",
                 text="This position can no longer be won: undo, or rewind to the last winnable position",
             )
-        fallback = hint_move(game)
+        undone = snapshot.history[-1].before if snapshot.history else None
+        fallback = move_worth_trying(position, rules, undone=undone)
         if fallback is None:
             return Hint(move=None, verdict="unknown", text="No legal move is left")
         hint = _hint_for(fallback, position, verdict="unknown")
         hint.text = f"The solver could not decide in time. A move worth trying: {hint.text[0].lower()}{hint.text[1:]}"
         return hint
 
-    def state(self, session: Session, *, with_line: bool) -> AnalysisState:
+    def state(self, snapshot: Snapshot, *, with_line: bool) -> AnalysisState:
         """The live verdict on the position, the winning line if asked for, and the move
-        that lost the game when it was lost from a winnable position."""
-        game = session.game
-        position, rules = game.position, game.rules
-        if session.lesson is not None:
+        that lost the game when it was lost from a winnable position. Never waits."""
+        if snapshot.lesson is not None:
             return AnalysisState(verdict="unknown")
-        analysis = self.analysis(session.id, position, rules)
+        analysis = self.analysis(snapshot)
         if analysis is None:
             return AnalysisState(verdict="pending")
         answer = AnalysisState(verdict=analysis.verdict.value)
         if analysis.verdict is Verdict.WINNABLE and with_line:
             answer.line = list(analysis.line)
         if analysis.verdict is Verdict.NOT_WINNABLE:
-            answer.losing_move = self.losing_move(session)
+            answer.losing_move = self.losing_move(snapshot)
         return answer
 
-    def losing_move(self, session: Session) -> LosingMove | None:
+    def losing_move(self, snapshot: Snapshot) -> LosingMove | None:
         """The move that lost the game, from what is known; where an earlier position's
         verdict is not known yet, the worker is asked for it (the page asks again)."""
-        game = session.game
-        history = list(game.history)
-        positions = [action.before for action in history] + [game.position]
-        moves = [action.notation[0] for action in history]
-        found = self.advisor.losing_move(positions, moves, game.rules, search=False)
+        rules = snapshot.rules
+        positions = [action.before for action in snapshot.history] + [snapshot.position]
+        moves = [action.notation[0] for action in snapshot.history]
+        found = self.advisor.losing_move(positions, moves, rules, search=False)
         if found is None:
             for position in reversed(positions):
-                known = self.advisor.known(position, game.rules)
+                known = self.advisor.known(position, rules)
                 if known is None:
-                    self.service.request(f"{session.id}/history", position, game.rules)
+                    self.service.request(f"{snapshot.game_id}/history", position, rules)
                     break
                 if known.verdict is not Verdict.NOT_WINNABLE:
                     break
             return None
         plural = "s" if found.moves_back > 1 else ""
         before = positions[found.index]
-        what = describe_briefly(before.parse_move(found.move, game.rules), before)
+        what = describe_briefly(before.parse_move(found.move, rules), before)
         return LosingMove(
             move=found.move, moves_back=found.moves_back,
             text=f"The game could still be won before {what} ({found.move}), {found.moves_back} move{plural} ago",

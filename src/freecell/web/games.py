@@ -4,7 +4,10 @@ answer goes out.
 Every request that changes a game is checked first (nothing changes when it is refused),
 then applied to the session, then committed to the store as one transaction. If the
 commit fails, the session is dropped from memory, so that it is rebuilt from the log.
-One lock serialises the requests, which uvicorn runs in a thread pool.
+One lock serialises the requests, which uvicorn runs in a thread pool. It is held only
+for work that takes a millisecond or so (a move, its commit, a state or a snapshot to
+answer from), never while anything waits for the solver: so one lock for every game
+costs little, as the work under it holds the GIL and the store's one connection anyway.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ class Games:
             return self._load(game_id)
 
     def view(self, game_id: str, read: Callable[[Session], T]) -> T:
-        """``read(session)`` under the lock, so that no request changes the game meanwhile."""
+        """``read(session)`` under the lock, so that no request changes the game meanwhile.
+        ``read`` must be quick: every game's moves wait for it."""
         with self._lock:
             return read(self._load(game_id))
 

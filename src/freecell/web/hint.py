@@ -21,8 +21,12 @@ def hint_move(game: Game) -> Move | None:
     behind; a card into a cell; a take-back. A move that undoes the last action, or that
     only carries a whole column to an empty one, comes last.
     """
-    position, rules = game.position, game.rules
-    undone = game.history[-1].before if game.history else None
+    return move_worth_trying(game.position, game.rules, undone=game.history[-1].before if game.history else None)
+
+
+def move_worth_trying(position: Position, rules: Rules, *, undone: Position | None) -> Move | None:
+    """:func:`hint_move` for ``position``, where ``undone`` is the position before the
+    last action (None at the start)."""
     moves = position.legal_moves(rules)
     if not moves:
         return None

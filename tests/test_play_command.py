@@ -1,0 +1,104 @@
+"""``freecell play`` as a server: connections that answer without delay, and Ctrl+C that
+stops it quietly, its solver's worker with it."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from freecell.cli.play_commands import listening_socket
+
+
+def test_connections_accepted_on_plays_socket_send_without_delay() -> None:
+    """asyncio (and so uvicorn) turns Nagle's algorithm off on the connections it accepts
+    only from a socket that says it is TCP; with it on, every answer on a kept-alive
+    connection waits for the client's delayed acknowledgement (some 40 ms)."""
+    sock = listening_socket("127.0.0.1", 0)
+
+    async def accepted_nodelay() -> int:
+        loop = asyncio.get_running_loop()
+        seen: asyncio.Future[int] = loop.create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                accepted = transport.get_extra_info("socket")
+                seen.set_result(accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+        server = await loop.create_server(Probe, sock=sock)
+        _, writer = await asyncio.open_connection(*sock.getsockname())
+        try:
+            return await asyncio.wait_for(seen, 10)
+        finally:
+            writer.close()
+            server.close()
+            await server.wait_closed()
+
+    assert asyncio.run(accepted_nodelay()) != 0
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def solver_workers(pid: int) -> list[int]:
+    """The server's worker processes (the multiprocessing resource tracker aside)."""
+    workers = []
+    for child in children(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except FileNotFoundError:
+            continue
+        if b"spawn_main" in command:
+            workers.append(child)
+    return workers
+
+
+def alive(pid: int) -> bool:
+    """Running, or even a zombie nobody reaped: not gone."""
+    return Path(f"/proc/{pid}").exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from /proc")
+def test_ctrl_c_stops_play_quietly_with_status_130_and_its_worker_with_it(tmp_path: Path) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "freecell", "play", "--no-browser", "--port", "0", "--db", str(tmp_path / "g.db")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        base = line.split("served at ", 1)[1].split()[0].rstrip("/")
+        with httpx.Client(base_url=base, timeout=30) as client:
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    client.get("/api/rules")
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline, "the server never answered"
+                    time.sleep(0.1)
+            game = client.post("/api/games", json={"rules": "app", "cells": 1, "deal": 11982}).json()
+            assert client.get(f"/api/games/{game['id']}/hint").status_code == 200  # the worker is solving now
+        deadline = time.monotonic() + 30
+        while not solver_workers(server.pid):
+            assert time.monotonic() < deadline, "no solver worker was started"
+            time.sleep(0.1)
+        workers = solver_workers(server.pid)
+        server.send_signal(signal.SIGINT)
+        output, _ = server.communicate(timeout=30)
+    finally:
+        server.kill()
+    assert server.returncode == 130
+    assert output.strip() == "FreeCell stopped.", output
+    assert not [pid for pid in workers if alive(pid)]
