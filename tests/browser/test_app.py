@@ -71,7 +71,7 @@ def test_a_first_visit_writes_no_error_to_the_console(page: Page, empty_server: 
     page.goto(empty_server)
     Player(page, empty_server).wait_for_table()
     expect(page.locator("#verdict")).not_to_have_text("Thinking…", timeout=30_000)
-    page.wait_for_function("navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     assert seen == {"console": [], "failed": []}
     # The random deal is a Microsoft deal, with its number.
     label = page.locator("#deal-label").text_content() or ""
@@ -98,7 +98,7 @@ def test_the_page_installs_as_an_app(page: Page, server: str) -> None:
     favicon = page.request.get(f"{server}/favicon.ico")
     assert favicon.ok and favicon.headers["content-type"] == "image/x-icon"
     # The service worker keeps the page's own files, never the API's answers.
-    page.evaluate("navigator.serviceWorker.ready")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     cached: list[str] = page.evaluate(
         "async () => { const names = await caches.keys(); const cache = await caches.open(names[0]);"
         " return (await cache.keys()).map((r) => new URL(r.url).pathname); }"
@@ -114,10 +114,10 @@ def test_without_the_server_the_page_says_so_and_keeps_the_last_table(browser: B
         player = Player(page, server)
         player.open(rules="standard", deal=617)
         player.play(OPENING[:2])
-        page.evaluate("navigator.serviceWorker.ready")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # now under the service worker
         player.wait_for_table()
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         before = player.table()
         context.set_offline(True)
         page.reload()

@@ -37,6 +37,11 @@ GEOMETRY = """() => {
 }"""
 
 
+def wait_for_card_width(page: Page, test: str) -> None:
+    """Wait until the columns' cards are laid out to a width that passes ``test`` ("< 60")."""
+    page.wait_for_function(f"() => document.querySelector('#table .column .card').getBoundingClientRect().width {test}")
+
+
 def geometry(page: Page) -> dict[str, Any]:
     Player(page, "").settle()
     found: dict[str, Any] = page.evaluate(GEOMETRY)
@@ -186,19 +191,14 @@ def test_the_table_is_laid_out_again_when_panels_open_and_close_and_on_rotation(
         page.locator("#solution").click()
         expect(page.locator("#solution-controls")).to_be_visible(timeout=20_000)
         page.evaluate("document.getElementById('losing').hidden = false")
-        page.wait_for_function(
-            "document.querySelector('#table .column .card').getBoundingClientRect().width < "
-            f"{alone['cardWidth']}"
-        )
+        wait_for_card_width(page, f"< {alone['cardWidth']}")
         crowded = geometry(page)
         assert_whole_table_in_view(crowded, "1366x768 with every panel open")
         assert_top_rows_on_the_columns_grid(crowded, "1366x768 with every panel open")
         page.evaluate("document.getElementById('losing').hidden = true")
         page.locator("#solution-close").click()
         page.locator("#toggle-calculator").click()
-        page.wait_for_function(
-            f"document.querySelector('#table .column .card').getBoundingClientRect().width === {alone['cardWidth']}"
-        )
+        wait_for_card_width(page, f"=== {alone['cardWidth']}")
         # A lesson's panel closes with the next game: that game has the cards of a fresh load.
         page.get_by_role("button", name="Lessons").click()
         page.locator(".lesson-start").first.click()
@@ -210,12 +210,10 @@ def test_the_table_is_laid_out_again_when_panels_open_and_close_and_on_rotation(
         assert geometry(page)["cardWidth"] == alone["cardWidth"]
         # Turned on its side and back.
         page.set_viewport_size({"width": 844, "height": 390})
-        page.wait_for_function("document.querySelector('#table .column .card').getBoundingClientRect().width < 60")
+        wait_for_card_width(page, "< 60")
         assert_whole_table_in_view(geometry(page), "turned to 844x390")
         page.set_viewport_size({"width": 1366, "height": 768})
-        page.wait_for_function(
-            f"document.querySelector('#table .column .card').getBoundingClientRect().width === {alone['cardWidth']}"
-        )
+        wait_for_card_width(page, f"=== {alone['cardWidth']}")
     finally:
         context.close()
 
