@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+import serving
 from freecell import Deal, find_rules
 from freecell.cards import card_name
 from freecell.notation import split_moves
-from freecell.web.app import create_app
 
 # A solution of Microsoft deal 617 (standard rules), as fc-solve printed it.
 SOLUTION_617 = split_moves("""
@@ -39,9 +39,9 @@ def clock() -> Clock:
 
 @pytest.fixture
 def client(tmp_path: Path, clock: Clock) -> Iterator[TestClient]:
-    app = create_app(tmp_path / "games.db")
+    app = serving.make_app(tmp_path / "games.db")
     app.state.games.now = clock
-    with TestClient(app) as test_client:
+    with serving.client(app) as test_client:
         yield test_client
 
 
@@ -113,6 +113,13 @@ def test_an_imported_board_has_no_code(client: TestClient) -> None:
     state = new_game(client, rules="standard", board=board)
     assert state["code"] is None and state["deal"] == "imported position"
     assert state["columns"] == columns_of(Deal(find_rules("standard"), 5))
+
+
+def test_an_imported_board_laid_out_for_other_rules_is_refused_naming_them(client: TestClient) -> None:
+    board = Deal(find_rules("eight-off"), 617).position().to_text()
+    response = client.post("/api/games", json={"rules": "standard", "board": board})
+    assert response.status_code == 400, response.text
+    assert "it looks like eight-off" in response.json()["detail"]
 
 
 # --- moves, undo, redo, restart -----------------------------------------------------------
@@ -336,14 +343,14 @@ def test_games_are_isolated(client: TestClient) -> None:
 
 
 def test_a_new_server_on_the_same_store_continues_every_game(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path / "games.db")) as first:
+    with serving.client(serving.make_app(tmp_path / "games.db")) as first:
         gid = new_game(first, rules="app", deal=617)["id"]
         for text in SOLUTION_617[:10]:
             move(first, gid, text)
         first.post(f"/api/games/{gid}/undo")
         first.post(f"/api/games/{gid}/pause")
         before = first.get(f"/api/games/{gid}").json()
-    with TestClient(create_app(tmp_path / "games.db")) as second:
+    with serving.client(serving.make_app(tmp_path / "games.db")) as second:
         after = second.get(f"/api/games/{gid}").json()
         assert after == before
         assert second.get("/api/current").json() == {"id": gid}
@@ -400,7 +407,7 @@ def test_replaying_the_log_rebuilds_exactly_the_game_it_wrote(tmp_path: Path, ru
     from freecell.web.hint import hint_move
 
     chooser = random.Random(rules)
-    with TestClient(create_app(tmp_path / "games.db")) as first:
+    with serving.client(serving.make_app(tmp_path / "games.db")) as first:
         gid = new_game(first, rules=rules, deal=chooser.randint(1, 32000))["id"]
         games = first.app.state.games  # type: ignore[attr-defined]
         for _ in range(60):
@@ -420,7 +427,7 @@ def test_replaying_the_log_rebuilds_exactly_the_game_it_wrote(tmp_path: Path, ru
                 move(first, gid, game.position.notation(chosen))
         first.post(f"/api/games/{gid}/pause")
         before = first.get(f"/api/games/{gid}").json()
-    with TestClient(create_app(tmp_path / "games.db")) as second:
+    with serving.client(serving.make_app(tmp_path / "games.db")) as second:
         assert second.get(f"/api/games/{gid}").json() == before
 
 

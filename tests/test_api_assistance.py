@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import serving
 from freecell import Deal, find_rules
 from freecell.replay import replay
-from freecell.web.app import create_app
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    app = create_app(Path(tmp_path_factory.mktemp("db")) / "games.db")
-    with TestClient(app) as test_client:
+    app = serving.make_app(Path(tmp_path_factory.mktemp("db")) / "games.db")
+    with serving.client(app) as test_client:
         yield test_client
 
 

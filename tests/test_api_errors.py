@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+import serving
 from freecell import Deal, find_rules
-from freecell.web.app import MAX_BODY, create_app
+from freecell.web.app import MAX_BODY
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.db"), raise_server_exceptions=False) as test_client:
+    with serving.client(serving.make_app(tmp_path / "games.db"), raise_server_exceptions=False) as test_client:
         yield test_client
 
 

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import serving
 from freecell.advisor import Advisor
 from freecell.web.analysis import AnalysisService
-from freecell.web.app import create_app
 from freecell.web.assistance import Assistance
 
 LONG = 120.0  # seconds a hint would wait for the stalled solver: far beyond any join below
@@ -54,8 +54,8 @@ def pool() -> StalledPool:
 @pytest.fixture
 def client(tmp_path: Path, pool: StalledPool) -> Iterator[TestClient]:
     service = AnalysisService(Advisor(), workers=1, max_waiting=1, pool=pool)
-    app = create_app(tmp_path / "games.db", assistance=Assistance(service=service, hint_wait=LONG))
-    with TestClient(app) as test_client:
+    app = serving.make_app(tmp_path / "games.db", assistance=Assistance(service=service, hint_wait=LONG))
+    with serving.client(app) as test_client:
         try:
             yield test_client
         finally:

@@ -3,7 +3,9 @@ killed run restarted without losing or repeating a deal, and ``freecell range``.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import itertools
 import multiprocessing
 import os
 import re
@@ -12,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,21 +22,25 @@ import pytest
 from click.testing import CliRunner
 
 import freecell.batch
+import freecell.cli.range_commands
 from freecell.batch import (
+    PLAN_BATCH,
     Chunk,
     ChunkResult,
     ChunkSizer,
     Failure,
     PoolBackend,
+    available_cores,
     check_record,
     plan_range,
+    solve_chunks,
     solve_deal,
     solve_into,
 )
 from freecell.census import Budget, Census, DealRecord, Verdict
 from freecell.cli import main
 from freecell.cli.range_commands import parse_limit, parse_range
-from freecell.deals import InvalidDealError
+from freecell.deals import MAX_DEAL, InvalidDealError
 from freecell.replay import ReplayError
 from freecell.rules import find_rules
 from freecell.solver import SolveResult
@@ -111,13 +118,80 @@ def test_plan_range_skips_what_is_stored_and_retries_only_the_limited(tmp_path: 
             DealRecord("standard", 1, 5, Verdict.LIMIT, None, 5, 5, 0.1),
             DealRecord("standard", 4, 4, Verdict.LIMIT, None, 5, 5, 0.1),
         ])
-        assert plan_range(census, ONE_CELL, 1, 6) == [1, 2, 4, 6]
-        assert plan_range(census, ONE_CELL, 1, 6, retry_limited=True) == [5]
-        assert plan_range(census, STANDARD, 1, 6, retry_limited=True) == [4]
+        assert list(plan_range(census, ONE_CELL, 1, 6)) == [1, 2, 4, 6]
+        assert len(plan_range(census, ONE_CELL, 1, 6)) == 4
+        assert list(plan_range(census, ONE_CELL, 1, 6, retry_limited=True)) == [5]
+        assert len(plan_range(census, ONE_CELL, 1, 6, retry_limited=True)) == 1
+        assert list(plan_range(census, STANDARD, 1, 6, retry_limited=True)) == [4]
         with pytest.raises(ValueError, match="not 6-1"):
             plan_range(census, STANDARD, 6, 1)
         with pytest.raises(InvalidDealError):
             plan_range(census, STANDARD, 1, 2**40)
+
+
+def test_a_huge_range_is_planned_a_batch_at_a_time(tmp_path: Path) -> None:
+    """range 1-100000000 took 4.7 GB before its first deal was stored: the plan must read
+    the store in bounded batches, as the deals are wanted, and skip what is stored."""
+    with Census(tmp_path / "c.db") as census:
+        census.store([DealRecord("standard", 4, n, Verdict.UNSOLVABLE, None, 5, 5, 0.1) for n in (3, 4, 10_001)])
+        spans: list[int] = []
+        stored_deals = census.stored_deals
+
+        def spy(rules: str, cells: int, first: int, last: int) -> dict[int, Verdict]:
+            spans.append(last - first + 1)
+            return stored_deals(rules, cells, first, last)
+
+        census.stored_deals = spy  # type: ignore[method-assign]
+        plan = plan_range(census, STANDARD, 1, MAX_DEAL)
+        assert len(plan) == MAX_DEAL - 3
+        assert spans == []  # nothing is read before it is wanted
+        deals = iter(plan)
+        assert list(itertools.islice(deals, 5)) == [1, 2, 5, 6, 7]
+        assert 10_001 not in itertools.islice(deals, 20_000)
+        assert spans and max(spans) <= PLAN_BATCH < 100_000
+
+
+class _Instant:
+    """A backend that solves nothing: each chunk comes back at once, empty."""
+
+    target_seconds = 0.5
+    largest_chunk = 200
+
+    def __init__(self) -> None:
+        self.waiting: list[Chunk] = []
+
+    def slots(self) -> int:
+        return 2
+
+    def submit(self, chunk: Chunk) -> None:
+        self.waiting.append(chunk)
+
+    def next_result(self) -> ChunkResult:
+        return ChunkResult(self.waiting.pop(0), (), 0.001)
+
+    def close(self) -> None:
+        pass
+
+
+def test_chunks_are_taken_from_the_plan_only_as_they_are_sent() -> None:
+    taken = 0
+
+    class Endless:
+        def __len__(self) -> int:
+            return 10**9
+
+        def __iter__(self) -> Iterator[int]:
+            nonlocal taken
+            for deal in itertools.count(1):
+                taken += 1
+                yield deal
+
+    results = solve_chunks(_Instant(), STANDARD, SMALL, Endless())
+    next(results)
+    assert taken <= 2 * 2 * _Instant.largest_chunk + 1  # twice the slots in flight, no more
+    for _ in range(50):
+        next(results)
+    assert taken <= 60 * _Instant.largest_chunk
 
 
 def test_chunks_are_sized_from_measured_speed_and_spread_at_the_end() -> None:
@@ -157,12 +231,12 @@ def test_a_pool_worker_killed_mid_run_loses_nothing(tmp_path: Path, serial: list
 
 def test_parse_limit_and_range() -> None:
     assert parse_limit("10s") == Budget(seconds=10.0)
-    assert parse_limit("500ms, 2m, 2GB") == Budget(0.5, 2_000_000, 2048)
+    assert parse_limit("500ms, 2000k, 2GB") == Budget(0.5, 2_000_000, 2000)
     assert parse_limit("2000") == Budget(positions=2000)
     assert parse_limit("1min,300MB") == Budget(seconds=60.0, memory_mb=300)
     assert parse_range("7") == (7, 7) and parse_range(" 1 - 60 ") == (1, 60)
     for bad in ("ten seconds", "10x", "0s", ""):
-        with pytest.raises(ValueError, match="a limit part is"):
+        with pytest.raises(ValueError, match="not a limit"):
             parse_limit(bad)
     with pytest.raises(ValueError, match="START-END"):
         parse_range("1..5")
@@ -213,7 +287,7 @@ def test_range_exits_0_when_every_deal_is_decided(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["9-3"], "not 9-3"),
-        (["1-5", "--limit", "soon"], "a limit part is"),
+        (["1-5", "--limit", "soon"], "not a limit"),
         (["1-5", "--jobs", "0"], "--jobs must be at least 1"),
         (["1-5", "--rules", "klondike"], "no ruleset is called 'klondike'"),
         (["1-5", "--scheduler", "local:many"], "local:N needs a number of workers"),
@@ -268,3 +342,62 @@ def test_a_killed_run_restarts_where_it_stopped(tmp_path: Path) -> None:
     assert {r.deal: r.verdict for r in records if r.deal in expected} == {
         n: e.verdict for n, e in expected.items() if isinstance(e, DealRecord)
     }
+
+
+def test_jobs_are_capped_at_the_cores_and_the_deals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs 1000 started 41 processes for 40 deals."""
+    asked: list[int | None] = []
+    real_open_backend = freecell.cli.range_commands.open_backend
+
+    def spy(*, jobs: int | None = None, scheduler: str | None = None) -> freecell.batch.Backend:
+        asked.append(jobs)
+        return real_open_backend(jobs=jobs, scheduler=scheduler)
+
+    monkeypatch.setattr(freecell.cli.range_commands, "open_backend", spy)
+    db = str(tmp_path / "c.db")
+    many = CliRunner().invoke(main, ["range", "1-3", "--jobs", "1000", "--db", db])
+    assert many.exit_code == 0, many.output
+    assert asked == [min(3, available_cores())]
+    assert f"--jobs 1000 capped to {asked[0]}" in many.stderr
+    default = CliRunner().invoke(main, ["range", "4", "--db", db])
+    assert default.exit_code == 0 and asked[1] == 1 and "capped" not in default.stderr
+    assert "never more than the cores" in CliRunner().invoke(main, ["range", "--help"]).output
+
+
+def _session_members(session: int) -> list[int]:
+    """The processes still alive (not zombies) in ``session``, read from /proc."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # it went while we looked
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] != "Z" and int(fields[3]) == session:
+            members.append(int(entry.name))
+    return members
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_the_pool_goes_when_range_is_killed(tmp_path: Path) -> None:
+    """kill -9 of range left two workers and the resource tracker alive a minute later."""
+    db = tmp_path / "census.db"
+    command = [sys.executable, "-m", "freecell", "range", "1-2000", "--cells", "1", "--limit", "2000",
+               "--jobs", "2", "--db", str(db)]
+    run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while stored_count(db) < 5 and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert run.poll() is None and len(_session_members(run.pid)) >= 3, "the pool must be solving"
+        os.kill(run.pid, signal.SIGKILL)  # the parent only, as kill -9 <pid> does
+        run.wait()
+        deadline = time.monotonic() + 20
+        while _session_members(run.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _session_members(run.pid) == []
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(run.pid, signal.SIGKILL)

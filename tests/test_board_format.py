@@ -3,9 +3,11 @@ clear error for every malformed board."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from freecell.board_format import check_cards, format_board, parse_board
+from freecell.board_format import LayoutMismatchError, check_cards, format_board, parse_board
 from freecell.cards import card_name, parse_card
 from freecell.deals import Deal
 from freecell.game import Game
@@ -83,13 +85,14 @@ def test_full_boards_need_every_card_once() -> None:
         (": 5H ZZ\n", "line 1: not a card: 'ZZ'"),
         ("Freecells: 5X\n", "line 1: not a card: '5X'"),
         ("Freecells: 5H 6H 7H 8H 9H\n", "5 cards in cells, but standard has only 4 cells"),
-        ("\n".join([": 5H"] * 9), "9 columns, but standard has only 8"),
+        ("\n".join([": 5H"] * 9), "laid out in 9 columns, but standard has only 8"),
         ("Foundations: H-0\nFoundations: C-0\n", "line 2: a second Foundations line"),
         ("Freecells: -\nFreecells: -\n", "line 2: a second Freecells line"),
         ("Foundations: X-3\n", "line 1: not a foundation: 'X-3'"),
         ("Foundations: H-14\n", "line 1: not a foundation: 'H-14' (write the suit and its top rank, like 'H-5')"),
         ("Foundations: H3\n", "line 1: not a foundation: 'H3'"),
-        ("Foundations: H-3 H-4\n", "line 1: too many H foundations"),
+        ("Foundations: H-3 H-4\n", "laid out with 2 decks, but standard is played with one deck: it looks like double"),
+        ("Foundations: H-3 H-4 H-5\n", "line 1: too many H foundations"),
     ],
 )
 def test_malformed_boards_get_an_error_that_names_the_problem(text: str, message: str) -> None:
@@ -98,12 +101,57 @@ def test_malformed_boards_get_an_error_that_names_the_problem(text: str, message
     assert str(error.value).startswith(message)
 
 
-def test_cells_beyond_the_rules_are_fine_while_they_are_empty() -> None:
-    position = parse_board("Freecells: - 5H - - - -\n: 6S\n", STANDARD, partial=True)
-    assert position.cells == (parse_card("5H"), None, None, None)
+@pytest.mark.parametrize(
+    ("board", "chosen", "message", "looks_like"),
+    [
+        (("eight-off", None), ("standard", None), "laid out with 8 cells, but standard has at most 4",
+         ("eight-off", 8)),
+        (("double", None), ("standard", None), "laid out with 2 decks, but standard is played with one deck",
+         ("double", 6)),
+        (("standard", None), ("double", None), "laid out with one deck, but double is played with 2 decks",
+         ("standard", 4)),
+        (("eight-off", None), ("app", 2), "4 cards in cells, but app has only 2 cells", ("eight-off", 8)),
+        (("617-after-46", None), ("app", 1), "2 cards in cells, but app has only 1 cells", ("app", 4)),
+    ],
+)
+def test_a_board_laid_out_for_other_rules_is_refused_naming_them(
+    board: tuple[str, int | None], chosen: tuple[str, int | None], message: str, looks_like: tuple[str, int]
+) -> None:
+    """``deal 617 --rules eight-off | solve -`` must not be solved under standard rules:
+    a board never fits rules with fewer cells or columns or other decks, even where the
+    cards it has would fit."""
+    if board[0] in PRESETS:
+        text = Deal(find_rules(board[0], cells=board[1]), 617).position().to_text()
+    else:
+        text = (Path(__file__).parent / "data" / "boards" / f"{board[0]}.txt").read_text()
+    with pytest.raises(LayoutMismatchError) as error:
+        parse_board(text, find_rules(chosen[0], cells=chosen[1]))
+    assert str(error.value).startswith(message + ": it looks like ")
+    assert (error.value.looks_like[0].name, error.value.looks_like[0].cells) == looks_like
     app = find_rules("app", cells=1)
     with pytest.raises(InvalidPositionError, match="2 cards in cells, but app has only 1 cells"):
         parse_board("Freecells: 5H 6H\n", app, partial=True)
+
+
+def test_far_too_many_cards_are_named_not_taken_for_decks() -> None:
+    with pytest.raises(InvalidPositionError) as error:
+        parse_board(": " + "AS " * 1000 + "\n", STANDARD)
+    assert not isinstance(error.value, LayoutMismatchError)
+    assert str(error.value).startswith("cards there more than once: AS")
+
+
+def test_cells_beyond_the_rules_are_fine_while_they_are_empty() -> None:
+    """Up to as many as the ruleset can be played with: a 4-cell board under app with 2."""
+    position = parse_board("Freecells: - 5H - -\n: 6S\n", find_rules("app", cells=1), partial=True)
+    assert position.cells == (parse_card("5H"),)
+
+
+def test_a_board_of_fewer_cells_or_columns_than_the_rules_fits() -> None:
+    position = parse_board("Freecells: 5H -\n: 6S\n", STANDARD, partial=True)
+    assert position.cells == (parse_card("5H"), None, None, None)
+    assert len(position.columns) == 8
+    assert parse_board("Freecells: 5H 6H\n: 5S\n", find_rules("double"), partial=True).cells[:2] == (
+        parse_card("5H"), parse_card("6H"))
 
 
 def test_check_cards_counts_the_foundations_too() -> None:

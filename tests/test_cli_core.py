@@ -76,7 +76,7 @@ def test_a_random_deal_is_a_full_board() -> None:
         (["deal", "0"], "deal 0 is out of range"),
         (["deal", "8589934592"], "out of range"),
         (["deal"], "name a deal number, or a game code with --code"),
-        (["deal", "abc"], "'abc' is not a valid integer"),
+        (["deal", "abc"], "not a deal number: 'abc'"),
         (["deal", "1", "--rules", "spider"], "no ruleset is called 'spider'"),
         (["deal", "1", "--rules", "app", "--cells", "3"], "app is played with 4, 2 or 1 cells, not 3"),
         (["deal", "--code", "FC1-ST4-N00000K9R"], "does not check out"),

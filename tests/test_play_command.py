@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+import serving
 from freecell.cli.play_commands import listening_socket
 
 
@@ -77,9 +78,11 @@ def test_ctrl_c_stops_play_quietly_with_status_130_and_its_worker_with_it(tmp_pa
     )
     try:
         assert server.stdout is not None
-        line = server.stdout.readline()
-        base = line.split("served at ", 1)[1].split()[0].rstrip("/")
-        with httpx.Client(base_url=base, timeout=30) as client:
+        address = serving.printed_address(server.stdout.readline())
+        assert address is not None
+        base, token = address.split("/?token=")
+        headers = {"Authorization": f"token {token}", "Content-Type": "application/json"}
+        with httpx.Client(base_url=base, headers=headers, timeout=30) as client:
             deadline = time.monotonic() + 20
             while True:
                 try:

@@ -2,78 +2,47 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
+import serving
+
 MOVES = ["7a", "7b", "7c", "b7", "1b", "71", "7h", "83", "8h"]  # the start of a solution of deal 617
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_server(port: int, db: Path) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "freecell", "play", "--no-browser", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    assert f"http://127.0.0.1:{port}/" in line, line
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/rules", timeout=1)
-            return process
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    pytest.fail("the server did not answer within 20 s")
-
-
-def kill(process: subprocess.Popen[str]) -> None:
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
-    assert process.returncode == -signal.SIGKILL
 
 
 @pytest.mark.slow
 def test_a_killed_server_restarts_with_the_game_where_it_was(tmp_path: Path) -> None:
-    db = tmp_path / "games.db"
-    port = free_port()
-    server = start_server(port, db)
+    server = serving.start(tmp_path)
+    port = server.base.rsplit(":", 1)[1]
     try:
-        base = f"http://127.0.0.1:{port}/api"
-        game = httpx.post(f"{base}/games", json={"rules": "app", "deal": 617}).json()
+        base, headers = f"{server.base}/api", server.headers
+        game = httpx.post(f"{base}/games", json={"rules": "app", "deal": 617}, headers=headers).json()
         gid = game["id"]
         for text in MOVES:
-            state = httpx.post(f"{base}/games/{gid}/moves", json={"move": text})
+            state = httpx.post(f"{base}/games/{gid}/moves", json={"move": text}, headers=headers)
             assert state.status_code == 200, state.text
-        state = httpx.post(f"{base}/games/{gid}/undo").json()
+        state = httpx.post(f"{base}/games/{gid}/undo", headers=headers).json()
         assert state["moves"] == len(MOVES) - 1 and state["score"] == 15
     finally:
-        kill(server)
+        server.kill()
+        assert server.process.returncode == -signal.SIGKILL
 
-    server = start_server(port, db)  # the same store, a new process
+    # The same store in a new process, at the same address: the same port and, with --token, the same token.
+    again_served = serving.start(tmp_path, "--port", port, "--token", server.token)
     try:
-        again = httpx.get(f"{base}/games/{gid}").json()
+        assert again_served.url == server.url
+        again = httpx.get(f"{base}/games/{gid}", headers=headers).json()
         for field in ("columns", "cells", "foundations", "moves", "score", "can_undo", "can_redo", "code", "rules"):
             assert again[field] == state[field], field
-        assert httpx.get(f"{base}/current").json() == {"id": gid}
-        redone = httpx.post(f"{base}/games/{gid}/redo").json()  # the redo history survived too
+        assert httpx.get(f"{base}/current", headers=headers).json() == {"id": gid}
+        redone = httpx.post(f"{base}/games/{gid}/redo", headers=headers).json()  # the redo history survived too
         assert redone["moves"] == len(MOVES) and redone["last"] == ["8h"] and redone["score"] == 25
     finally:
-        kill(server)
+        again_served.stop()
 
 
 def test_play_says_so_when_the_port_is_taken(tmp_path: Path) -> None:

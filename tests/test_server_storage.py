@@ -12,9 +12,12 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+
+import serving
 
 MOVES = ["7a", "7b", "7c", "b7", "1b", "71", "7h", "83", "8h"]  # the start of a solution of deal 617
 
@@ -28,6 +31,16 @@ from freecell.cli import main
 main(sys.argv[2:], prog_name="freecell")
 """
 
+HEADERS = serving.SCRIPT_HEADERS
+
+
+def get(url: str, **options: Any) -> httpx.Response:
+    return httpx.get(url, headers=HEADERS, **options)
+
+
+def post(url: str, **options: Any) -> httpx.Response:
+    return httpx.post(url, headers=HEADERS, **options)
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -37,19 +50,20 @@ def free_port() -> int:
 
 def serve(db: Path, port: int, *, file_limit: int | None = None) -> subprocess.Popen[str]:
     """`freecell play` on 127.0.0.1:``port``, answering; its output is drained meanwhile."""
-    play = ["play", "--no-browser", "--port", str(port), "--db", str(db)]
+    # the same token at every start, as a player keeps the address across a restart
+    play = ["play", "--no-browser", "--port", str(port), "--db", str(db), "--token", serving.TOKEN]
     command = [sys.executable, "-m", "freecell", *play]
     if file_limit is not None:
         command = [sys.executable, "-c", LIMITED, str(file_limit), *play]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()
-    assert f"http://127.0.0.1:{port}/" in line, line
+    assert serving.printed_address(line) == f"http://127.0.0.1:{port}/?token={serving.TOKEN}", line
     threading.Thread(target=process.stdout.read, daemon=True).start()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/rules", timeout=1)
+            get(f"http://127.0.0.1:{port}/api/rules", timeout=1)
             return process
         except httpx.TransportError:
             time.sleep(0.1)
@@ -74,7 +88,7 @@ def answer(response: httpx.Response) -> int:
 
 def moves_kept(base: str, acknowledged: dict[str, int]) -> dict[str, int]:
     """How many moves each game of ``acknowledged`` has, as the server reads them."""
-    return {gid: httpx.get(f"{base}/games/{gid}", timeout=10).json()["moves"] for gid in acknowledged}
+    return {gid: get(f"{base}/games/{gid}", timeout=10).json()["moves"] for gid in acknowledged}
 
 
 @pytest.mark.slow
@@ -83,32 +97,32 @@ def test_a_removed_game_file_is_noticed_and_no_move_is_acknowledged(tmp_path: Pa
     base = f"http://127.0.0.1:{port}/api"
     server = serve(db, port)
     try:
-        games = [httpx.post(f"{base}/games", json={"rules": "app", "deal": 617}).json()["id"] for _ in range(2)]
+        games = [post(f"{base}/games", json={"rules": "app", "deal": 617}).json()["id"] for _ in range(2)]
         for gid in games:
-            assert httpx.post(f"{base}/games/{gid}/moves", json={"move": MOVES[0]}).status_code == 200
+            assert post(f"{base}/games/{gid}/moves", json={"move": MOVES[0]}).status_code == 200
         for suffix in ("", "-wal", "-shm"):
             Path(f"{db}{suffix}").unlink()
         acknowledged = []
         for _ in range(5):
             for gid in games:
                 text = MOVES[1 + sum(1 for game, _ in acknowledged if game == gid)]  # the game's next move
-                response = httpx.post(f"{base}/games/{gid}/moves", json={"move": text}, timeout=10)
+                response = post(f"{base}/games/{gid}/moves", json={"move": text}, timeout=10)
                 if answer(response) == 200:
                     acknowledged.append((gid, text))
                 else:
                     assert "was removed or replaced" in response.json()["detail"]
                     assert "restart freecell play" in response.json()["detail"]
         assert acknowledged == []  # a restart finds no game: none of these moves could be kept
-        assert answer(httpx.post(f"{base}/games", json={"rules": "app", "deal": 1}, timeout=10)) == 503
-        assert answer(httpx.get(f"{base}/games/{games[0]}", timeout=10)) == 200  # it still answers
+        assert answer(post(f"{base}/games", json={"rules": "app", "deal": 1}, timeout=10)) == 503
+        assert answer(get(f"{base}/games/{games[0]}", timeout=10)) == 200  # it still answers
     finally:
         stop(server)
 
     server = serve(db, port)  # a new, empty store at the same path
     try:
-        assert httpx.get(f"{base}/games/{games[0]}").status_code == 404
-        gid = httpx.post(f"{base}/games", json={"rules": "app", "deal": 617}).json()["id"]
-        assert httpx.post(f"{base}/games/{gid}/moves", json={"move": MOVES[0]}).status_code == 200
+        assert get(f"{base}/games/{games[0]}").status_code == 404
+        gid = post(f"{base}/games", json={"rules": "app", "deal": 617}).json()["id"]
+        assert post(f"{base}/games/{gid}/moves", json={"move": MOVES[0]}).status_code == 200
     finally:
         stop(server)
 
@@ -121,7 +135,7 @@ def test_a_full_disk_gives_json_503s_and_every_acknowledged_move_survives(tmp_pa
     acknowledged: dict[str, int] = {}  # game id: moves acknowledged
     refusals = 0
     try:
-        with httpx.Client(timeout=10) as client:
+        with httpx.Client(timeout=10, headers=HEADERS) as client:
             for _ in range(200):
                 created = client.post(f"{base}/games", json={"rules": "app", "deal": 617})
                 if answer(created) == 503:

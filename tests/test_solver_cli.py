@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,6 @@ from click.testing import CliRunner
 
 from freecell import Deal, find_rules
 from freecell.cli import main
-from freecell.cli.solve_commands import parse_limit
 from freecell.notation import split_moves
 from freecell.position import Position
 from freecell.replay import replay
@@ -98,9 +98,32 @@ def test_json_carries_the_moves_and_the_statistics() -> None:
 
 
 def test_limits_are_read_in_several_units() -> None:
+    parse_limit = SearchLimit.from_text
     assert parse_limit("10s") == SearchLimit(seconds=10)
     assert parse_limit("200000") == SearchLimit(positions=200_000)
     assert parse_limit("200k,500MB") == SearchLimit(positions=200_000, memory_mb=500)
     assert parse_limit("1.5GB, 250ms") == SearchLimit(seconds=0.25, memory_mb=1500)
+    assert parse_limit("2min, 1.5k") == SearchLimit(seconds=120, positions=1500)
     with pytest.raises(ValueError, match="not a limit"):
         parse_limit("soon")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("9" * 400, "too large: positions are at most 10^12"),
+        ("9" * 30, "too large: positions are at most 10^12"),
+        ("9999999999s", "too large: a time is at most a week"),
+        ("2000000GB", "too large: memory is at most"),
+        ("0.4", "a number of positions is a whole number"),
+        ("0.5MB", "memory in MB is a whole number"),
+        ("2m", "minutes or millions?"),
+        ("0s", "a limit is more than 0"),
+        ("1e9", "not a limit"),
+    ],
+)
+def test_limits_out_of_reason_are_refused(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        SearchLimit.from_text(text)
+    with pytest.raises(ValueError, match="at most"):
+        SearchLimit(positions=10**13)

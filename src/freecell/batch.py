@@ -11,22 +11,23 @@ a run that is killed loses little work.
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 import os
-import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from freecell.census import Budget, Census, DealRecord, Verdict
 from freecell.deals import Deal
 from freecell.replay import replay
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve
+from freecell.worker_process import start_pool_worker
 
 _VERDICTS = {
     SolveStatus.SOLVED: Verdict.SOLVED,
@@ -135,11 +136,6 @@ class Backend(Protocol):
         ...
 
 
-def _ignore_interrupts() -> None:
-    # Ctrl-C is for the parent, which stops the pool; the workers just go.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class PoolBackend:
     """A local pool of ``jobs`` worker processes.
 
@@ -163,7 +159,9 @@ class PoolBackend:
 
     def _start(self) -> ProcessPoolExecutor:
         # spawn, not fork: the parent runs threads (the progress display, SQLite).
-        return ProcessPoolExecutor(self._jobs, mp_context=get_context("spawn"), initializer=_ignore_interrupts)
+        return ProcessPoolExecutor(
+            self._jobs, mp_context=get_context("spawn"), initializer=start_pool_worker, initargs=(os.getpid(),)
+        )
 
     def slots(self) -> int:
         return self._jobs
@@ -208,7 +206,7 @@ class DaskBackend:
         distributed: Any = importlib.import_module("dask.distributed")
         self._cluster: Any = None
         if address.startswith("local:"):
-            workers = _local_workers(address)
+            workers = local_workers(address)
             self._cluster = distributed.LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True,
                 host="127.0.0.1", dashboard_address="127.0.0.1:0",
@@ -249,9 +247,10 @@ class DaskBackend:
             self._cluster.close()
 
 
-def _local_workers(address: str) -> int:
+def local_workers(address: str) -> int:
+    """N of a ``local:N`` scheduler address; raises ``ValueError`` unless N is a number ≥ 1."""
     text = address.removeprefix("local:")
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or len(text) > 6 or int(text) < 1:
         raise ValueError(f"--scheduler local:N needs a number of workers N ≥ 1, not {text!r}")
     return int(text)
 
@@ -296,34 +295,100 @@ class ChunkSizer:
         return max(1, min(wanted, self.largest, fair_share))
 
 
-def plan_range(census: Census, rules: Rules, first: int, last: int, *, retry_limited: bool = False) -> list[int]:
+#: How many deals of a range are looked up in the census at a time: a plan holds no more.
+PLAN_BATCH: Final = 10_000
+
+
+class Deals(Protocol):
+    """Deals to solve: counted at once, and read lazily when iterated."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RangePlan:
     """The deals from ``first`` to ``last`` still to solve: those with nothing stored, or
-    with ``retry_limited`` only those stored as having reached their limit."""
+    with ``retry_limited`` only those stored as having reached their limit.
+
+    Iterating reads the census :data:`PLAN_BATCH` deals at a time, as the deals are wanted,
+    so a range of a hundred million deals takes no more memory than one of ten thousand.
+    ``len()`` is counted once, when the plan is made.
+    """
+
+    census: Census
+    rules: Rules
+    first: int
+    last: int
+    retry_limited: bool
+    count: int
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[int]:
+        rules = self.rules
+        for start in range(self.first, self.last + 1, PLAN_BATCH):
+            end = min(start + PLAN_BATCH - 1, self.last)
+            stored = self.census.stored_deals(rules.name, rules.cells, start, end)
+            if self.retry_limited:
+                yield from sorted(deal for deal, verdict in stored.items() if verdict is Verdict.LIMIT)
+            else:
+                yield from (deal for deal in range(start, end + 1) if deal not in stored)
+
+
+def plan_range(census: Census, rules: Rules, first: int, last: int, *, retry_limited: bool = False) -> RangePlan:
+    """The deals from ``first`` to ``last`` still to solve (see :class:`RangePlan`).
+    Raises ``ValueError`` for an empty range and :class:`InvalidDealError` beyond the last
+    deal."""
     if first < 1 or last < first:
         raise ValueError(f"a range runs from a first deal ≥ 1 to a last deal ≥ the first, not {first}-{last}")
     Deal(rules, last)  # raises InvalidDealError beyond the last deal
-    stored = census.stored_deals(rules.name, rules.cells, first, last)
     if retry_limited:
-        return sorted(deal for deal, verdict in stored.items() if verdict is Verdict.LIMIT)
-    return [deal for deal in range(first, last + 1) if deal not in stored]
+        count = census.stored_count(rules.name, rules.cells, first, last, verdict=Verdict.LIMIT)
+    else:
+        count = last - first + 1 - census.stored_count(rules.name, rules.cells, first, last)
+    return RangePlan(census, rules, first, last, retry_limited, count)
 
 
-def solve_chunks(backend: Backend, rules: Rules, budget: Budget, deals: Sequence[int]) -> Iterator[ChunkResult]:
+def available_cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def pool_size(jobs: int | None, deals: int) -> int:
+    """How many worker processes to start for ``deals`` deals when ``jobs`` are asked for
+    (None: one per core): never more than the cores, nor than the deals."""
+    return max(1, min(jobs or available_cores(), available_cores(), deals))
+
+
+def solve_chunks(backend: Backend, rules: Rules, budget: Budget, deals: Deals) -> Iterator[ChunkResult]:
     """Solve ``deals`` on ``backend`` and yield each chunk's result as it finishes.
 
     Twice as many chunks as slots are kept in flight, so no worker waits for work and a
-    killed run has little to do again.
+    killed run has little to do again; deals are taken from ``deals`` only as chunks are
+    sent.
     """
     sizer = ChunkSizer(backend.target_seconds, backend.largest_chunk)
-    queue = list(reversed(deals))
+    pending = iter(deals)
+    remaining = len(deals)
+    exhausted = False
     in_flight = 0
-    while queue or in_flight:
+    while True:
         slots = backend.slots()
-        while queue and in_flight < 2 * slots:
-            size = sizer.size(len(queue), slots)
-            taken = tuple(queue.pop() for _ in range(min(size, len(queue))))
+        while not exhausted and in_flight < 2 * slots:
+            taken = tuple(itertools.islice(pending, sizer.size(max(remaining, 1), slots)))
+            if not taken:
+                exhausted = True
+                break
+            remaining -= len(taken)
             backend.submit(Chunk(rules, budget, taken))
             in_flight += 1
+        if not in_flight:
+            return
         result = backend.next_result()
         in_flight -= 1
         sizer.record(result)
@@ -343,7 +408,7 @@ def solve_into(
     backend: Backend,
     rules: Rules,
     budget: Budget,
-    deals: Sequence[int],
+    deals: Deals,
     *,
     progress: Callable[[int], None] | None = None,
 ) -> RangeRun:

@@ -18,6 +18,7 @@ A foundation names a suit and the rank of its top card (``0`` or ``-`` when empt
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Final
 
 from freecell.cards import (
@@ -32,20 +33,78 @@ from freecell.cards import (
     parse_suit,
 )
 from freecell.position import InvalidPositionError, Position
-from freecell.rules import STANDARD, Rules
+from freecell.rules import PRESETS, STANDARD, Rules
 
 _EMPTY_CELL: Final = {"-", "--", "---", "[]"}
 _FOUNDATION_ORDER: Final = (2, 0, 1, 3)  # H C D S, the order fc-solve writes
 
 
+class LayoutMismatchError(InvalidPositionError):
+    """A board laid out for other rules: more cards in cells, or more columns, than the
+    ruleset has, more cells listed than it can ever have, or another number of decks.
+    :attr:`looks_like` holds the rulesets it would fit, the likeliest first (empty when
+    none does)."""
+
+    def __init__(self, message: str, looks_like: tuple[Rules, ...]) -> None:
+        if looks_like:
+            names = ", ".join(_rules_words(rules) for rules in looks_like[:3])
+            message += f": it looks like {names}"
+        super().__init__(message)
+        self.looks_like = looks_like
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """What a board text lays out, before any rules: the cells its Freecells line lists
+    (with how many hold a card), its columns, and its decks."""
+
+    cells: int
+    cells_listed: bool
+    cards_in_cells: int
+    columns: int
+    decks: int  # 0: more cards than any number of decks would explain
+
+    def problem(self, rules: Rules, *, partial: bool = False) -> str | None:
+        """Why the layout does not fit ``rules``, or None. A partial board may have fewer
+        decks than the rules."""
+        if self.decks and (self.decks > rules.decks or (self.decks < rules.decks and not partial)):
+            return f"laid out with {_decks(self.decks)}, but {rules.name} is played with {_decks(rules.decks)}"
+        if self.columns > rules.columns:
+            return f"laid out in {self.columns} columns, but {rules.name} has only {rules.columns}"
+        if self.cards_in_cells > rules.cells:
+            return f"{self.cards_in_cells} cards in cells, but {rules.name} has only {rules.cells} cells"
+        # Listing more cells than the ruleset has is fine while they are empty, up to as
+        # many as it can be played with (a 4-cell board under app with 2 cells).
+        if self.cells > max(rules.cell_options):
+            return f"laid out with {self.cells} cells, but {rules.name} has at most {max(rules.cell_options)}"
+        return None
+
+    def looks_like(self, chosen: Rules) -> tuple[Rules, ...]:
+        """The rulesets whose layout holds this board: exactly as many cells and columns
+        first, the chosen preset (with other cells) before the others."""
+        fits = [
+            rules.with_cells(cells)
+            for rules in PRESETS.values()
+            for cells in rules.cell_options
+            if self.problem(rules.with_cells(cells)) is None
+        ]
+        def likeness(rules: Rules) -> tuple[bool, bool, bool]:
+            cells = self.cells if self.cells_listed else PRESETS[rules.name].cells
+            return rules.columns != self.columns, rules.cells != cells, rules.name != chosen.name
+
+        return tuple(sorted(fits, key=likeness))
+
+
 def parse_board(text: str, rules: Rules | None = None, *, partial: bool = False) -> Position:
     """Read a board. With ``partial`` (the lessons' small positions) cards may be missing.
 
-    Raises :class:`InvalidPositionError` with a message that names the problem: an
-    unknown card, a card missing or there too often, too many cells or columns.
+    Raises :class:`LayoutMismatchError` when the board is laid out for other rules (more
+    cells or columns than ``rules`` have, or another number of decks), naming the rules it
+    looks like, and :class:`InvalidPositionError` with a message that names the problem
+    for anything else: an unknown card, a card missing or there too often.
     """
     rules = rules or STANDARD
-    foundations = [0] * rules.foundation_count
+    foundation_tokens: list[tuple[int, int]] = []  # (suit, rank), in the order written
     cells: list[Card | None] = []
     columns: list[tuple[Card, ...]] = []
     saw_foundations = saw_cells = False
@@ -59,7 +118,7 @@ def parse_board(text: str, rules: Rules | None = None, *, partial: bool = False)
             if saw_foundations:
                 raise InvalidPositionError(f"line {number}: a second Foundations line")
             saw_foundations = True
-            foundations = _parse_foundations(rest, rules, number)
+            foundation_tokens = _parse_foundations(rest, number)
         elif label in ("freecells", "free cells", "cells") and ":" in line:
             if saw_cells:
                 raise InvalidPositionError(f"line {number}: a second Freecells line")
@@ -68,22 +127,48 @@ def parse_board(text: str, rules: Rules | None = None, *, partial: bool = False)
         else:
             body = line[1:] if line.startswith(":") else line
             columns.append(tuple(_card(token, number) for token in body.split()))
-    if len(cells) > rules.cells:
-        used = sum(1 for card in cells if card is not None)
-        if used > rules.cells:
-            raise InvalidPositionError(
-                f"{used} cards in cells, but {rules.name} has only {rules.cells} cells"
-            )
+    layout = _layout(foundation_tokens, cells, columns, cells_listed=saw_cells)
+    problem = layout.problem(rules, partial=partial)
+    if problem is not None:
+        raise LayoutMismatchError(problem, layout.looks_like(rules))
+    if len(cells) > rules.cells:  # the cards move up into the cells the rules have
         cells = [card for card in cells if card is not None]
     cells += [None] * (rules.cells - len(cells))
-    if len(columns) > rules.columns:
-        raise InvalidPositionError(
-            f"{len(columns)} columns, but {rules.name} has only {rules.columns}"
-        )
     columns += [()] * (rules.columns - len(columns))
-    position = Position(tuple(columns), tuple(cells), tuple(foundations))
+    position = Position(tuple(columns), tuple(cells), _piles(foundation_tokens, rules))
     check_cards(position, rules, partial=partial)
     return position
+
+
+def _layout(
+    foundations: list[tuple[int, int]], cells: list[Card | None], columns: list[tuple[Card, ...]], *,
+    cells_listed: bool,
+) -> _Layout:
+    copies = Counter(suit for suit, _ in foundations)
+    cards = sum(rank for _, rank in foundations) + sum(map(len, columns)) + sum(c is not None for c in cells)
+    # A foundation line with two piles of a suit says two decks; so do more cards than
+    # one deck holds by half (a card or two too many is a typing mistake, not a deck).
+    # Far more cards than two decks hold is no layout at all (0): check_cards names them.
+    decks = max(max(copies.values(), default=1), 1 if cards <= 52 + 26 else 2 if cards <= 104 + 26 else 0)
+    return _Layout(len(cells), cells_listed, sum(c is not None for c in cells), len(columns), decks)
+
+
+def _piles(foundations: list[tuple[int, int]], rules: Rules) -> tuple[int, ...]:
+    piles = [0] * rules.foundation_count
+    seen: Counter[int] = Counter()
+    for suit, rank in foundations:
+        piles[suit + 4 * seen[suit]] = rank
+        seen[suit] += 1
+    return tuple(piles)
+
+
+def _decks(count: int) -> str:
+    return "one deck" if count == 1 else f"{count} decks"
+
+
+def _rules_words(rules: Rules) -> str:
+    preset = PRESETS[rules.name]
+    return rules.name if rules.cells == preset.cells else f"{rules.name} with {rules.cells} cells"
 
 
 def _card(token: str, line: int) -> Card:
@@ -110,9 +195,9 @@ def _is_fixed_width(rest: str) -> bool:
     return all(slot.isspace() or (slot[0] == " " and " " not in slot.strip()) for slot in slots)
 
 
-def _parse_foundations(rest: str, rules: Rules, line: int) -> list[int]:
-    piles = [0] * rules.foundation_count
-    seen: Counter[int] = Counter()
+def _parse_foundations(rest: str, line: int) -> list[tuple[int, int]]:
+    """Each foundation of a ``Foundations:`` line: its suit and the rank of its top card."""
+    piles = []
     for token in rest.split():
         suit_text, dash, rank_text = token.partition("-")
         try:
@@ -124,11 +209,11 @@ def _parse_foundations(rest: str, rules: Rules, line: int) -> list[int]:
             raise InvalidPositionError(
                 f"line {line}: not a foundation: {token!r} (write the suit and its top rank, like 'H-5')"
             )
-        copy = seen[suit]
-        seen[suit] += 1
-        if copy >= rules.decks:
-            raise InvalidPositionError(f"line {line}: too many {SUIT_LETTERS[suit]} foundations")
-        piles[suit + 4 * copy] = rank
+        piles.append((suit, rank))
+    copies = Counter(suit for suit, _ in piles)
+    if copies and max(copies.values()) > 2:
+        suit = max(copies, key=copies.__getitem__)
+        raise InvalidPositionError(f"line {line}: too many {SUIT_LETTERS[suit]} foundations")
     return piles
 
 

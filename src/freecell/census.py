@@ -181,6 +181,15 @@ class Census:
         )
         return {deal: Verdict(verdict) for deal, verdict in cursor}
 
+    def stored_count(self, rules: str, cells: int, first: int, last: int, *, verdict: Verdict | None = None) -> int:
+        """How many deals from ``first`` to ``last`` have a result stored (of ``verdict``)."""
+        query = "SELECT count(*) FROM results WHERE rules = ? AND cells = ? AND deal BETWEEN ? AND ?"
+        params: list[object] = [rules, cells, first, last]
+        if verdict is not None:
+            query += " AND verdict = ?"
+            params.append(verdict.value)
+        return int(self._db.execute(query, params).fetchone()[0])
+
     def records(
         self, *, rules: str | None = None, cells: int | None = None, first: int | None = None, last: int | None = None,
         solutions: bool = True,

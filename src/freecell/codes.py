@@ -26,7 +26,7 @@ from freecell.rules import PRESETS, UnknownRulesError, find_rules_by_code
 ALPHABET: Final = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _WIDTH: Final = {DealKind.NUMBER: 7, DealKind.SEED: 13}
 _KIND_LETTER: Final = {DealKind.NUMBER: "N", DealKind.SEED: "R"}
-_RULES_PART_RE: Final = re.compile(r"^([A-Z]{2})(\d{1,2})$")
+_RULES_PART_RE: Final = re.compile(r"^([A-Z]{2})([0-9]{1,2})$")
 _EXAMPLE: Final = "FC1-ST4-N00000K9Z"  # deal 617
 
 

@@ -143,6 +143,22 @@ class Deal:
         return f"{what} ({self.rules.name}, {self.rules.cells} cells)"
 
 
+def parse_deal_number(text: str) -> int:
+    """A deal number as typed: the digits 0 to 9 only (spaces around are allowed), so that
+    ``²``, ``١٢``, ``1_000`` or ``+5`` are refused rather than read some way. Raises
+    :class:`InvalidDealError`, which also says when the number is out of range.
+
+    >>> parse_deal_number(" 617 ")
+    617
+    """
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        raise InvalidDealError(f"not a deal number: {text!r} (write it in the digits 0 to 9, like 617)")
+    if len(digits.lstrip("0")) > len(str(MAX_DEAL)):  # no need to read a thousand digits
+        raise InvalidDealError(f"deal {digits[:12]}… is out of range: deals run from 1 to {MAX_DEAL:,}")
+    return int(digits)
+
+
 def random_deal(rules: Rules) -> Deal:
     """A fresh random deal under ``rules``, reproducible from its game code.
 

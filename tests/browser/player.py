@@ -104,7 +104,8 @@ class Player:
 
     def settle(self) -> None:
         """Wait until no card is sliding to its place (a person aims at a card at rest)."""
-        self.page.wait_for_function("!document.querySelector('#table .card.moving')")
+        # A function, not an expression: Playwright would eval an expression, which the CSP refuses.
+        self.page.wait_for_function("() => !document.querySelector('#table .card.moving')")
 
     def click_card(self, label: str, *, double: bool = False) -> None:
         """Click a card on its visible corner (cards below it in a column cover the rest)."""

@@ -5,48 +5,28 @@ deal (with moves), the Share panel, and Microsoft numbers for random deals."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from player import Player
-from playwright.sync_api import Browser, ConsoleMessage, Page, Response, expect
+from playwright.sync_api import ConsoleMessage, Page, Response, expect
 
+import serving
 from freecell import Deal, find_rules
 from freecell.deals import MAX_DEAL
 
 OPENING = ["7a", "7b", "7c", "b7", "1b", "71"]
+OpenPage = Callable[..., Page]
 
 
 @pytest.fixture
-def empty_server(tmp_path: Path) -> Iterator[str]:
+def empty_server(tmp_path: Path) -> Iterator[serving.Served]:
     """A server of its own with no game yet (the shared one has played many)."""
-    import socket
-    import time
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "freecell", "play", "--no-browser", "--port", str(port), "--db", str(tmp_path / "g.db")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                with urllib.request.urlopen(f"{url}/api/rules", timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    served = serving.start(tmp_path)
+    yield served
+    served.stop()
 
 
 def watch(page: Page) -> dict[str, list[str]]:
@@ -66,10 +46,11 @@ def watch(page: Page) -> dict[str, list[str]]:
     return seen
 
 
-def test_a_first_visit_writes_no_error_to_the_console(page: Page, empty_server: str) -> None:
+def test_a_first_visit_writes_no_error_to_the_console(open_page: OpenPage, empty_server: serving.Served) -> None:
+    page = open_page(as_player=False)
     seen = watch(page)
-    page.goto(empty_server)
-    Player(page, empty_server).wait_for_table()
+    page.goto(empty_server.url)  # the address the server printed: the player's first visit
+    Player(page, empty_server.base).wait_for_table()
     expect(page.locator("#verdict")).not_to_have_text("Thinking…", timeout=30_000)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     assert seen == {"console": [], "failed": []}
@@ -81,9 +62,9 @@ def test_a_first_visit_writes_no_error_to_the_console(page: Page, empty_server: 
 
 
 def test_the_page_installs_as_an_app(page: Page, server: str) -> None:
-    manifest_link = f"{server}/manifest.webmanifest"
+    manifest_link = f"{server}/static/manifest.webmanifest"
     Player(page, server).open(rules="standard", deal=617)
-    assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest"
+    assert page.locator('link[rel="manifest"]').get_attribute("href") == "/static/manifest.webmanifest"
     manifest: dict[str, Any] = page.request.get(manifest_link).json()
     assert manifest["display"] == "standalone" and manifest["name"] == "FreeCell"
     assert manifest["theme_color"].startswith("#") and manifest["start_url"] == "/"
@@ -95,8 +76,8 @@ def test_the_page_installs_as_an_app(page: Page, server: str) -> None:
         if icon["type"] == "image/png":
             width = int.from_bytes(answer.body()[16:20], "big")
             assert f"{width}x{width}" == icon["sizes"]
-    favicon = page.request.get(f"{server}/favicon.ico")
-    assert favicon.ok and favicon.headers["content-type"] == "image/x-icon"
+    favicon = page.request.get(f"{server}/static/favicon.ico")
+    assert favicon.ok and favicon.headers["content-type"].startswith("image/")
     # The service worker keeps the page's own files, never the API's answers.
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     cached: list[str] = page.evaluate(
@@ -107,34 +88,31 @@ def test_the_page_installs_as_an_app(page: Page, server: str) -> None:
     assert not [path for path in cached if path.startswith("/api/")]
 
 
-def test_without_the_server_the_page_says_so_and_keeps_the_last_table(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        player = Player(page, server)
-        player.open(rules="standard", deal=617)
-        player.play(OPENING[:2])
-        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-        page.reload()  # now under the service worker
-        player.wait_for_table()
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        before = player.table()
-        context.set_offline(True)
-        page.reload()
-        expect(page.locator("#offline")).to_be_visible()
-        expect(page.locator("#offline")).to_contain_text("cannot be reached")
-        assert player.table() == before
-        # A move tried meanwhile says so again and changes nothing.
-        player.type_move("7c")
-        expect(page.locator("#offline")).to_be_visible()
-        assert player.table() == before
-        context.set_offline(False)
-        page.locator("#retry").click()
-        expect(page.locator("#offline")).to_be_hidden()
-        player.type_move("7c")
-        player.expect_moves(3)
-    finally:
-        context.close()
+def test_without_the_server_the_page_says_so_and_keeps_the_last_table(open_page: OpenPage, server: str) -> None:
+    page = open_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = page.context
+    player = Player(page, server)
+    player.open(rules="standard", deal=617)
+    player.play(OPENING[:2])
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now under the service worker
+    player.wait_for_table()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    before = player.table()
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline")).to_be_visible()
+    expect(page.locator("#offline")).to_contain_text("cannot be reached")
+    assert player.table() == before
+    # A move tried meanwhile says so again and changes nothing.
+    player.type_move("7c")
+    expect(page.locator("#offline")).to_be_visible()
+    assert player.table() == before
+    context.set_offline(False)
+    page.locator("#retry").click()
+    expect(page.locator("#offline")).to_be_hidden()
+    player.type_move("7c")
+    player.expect_moves(3)
 
 
 def test_a_link_opens_its_deal_and_plays_its_moves(page: Page, server: str) -> None:
@@ -164,30 +142,27 @@ def test_a_link_opens_its_deal_and_plays_its_moves(page: Page, server: str) -> N
     player.expect_moves(len(OPENING))
 
 
-def test_share_copies_a_link_with_the_moves_when_asked(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def test_share_copies_a_link_with_the_moves_when_asked(open_page: OpenPage, server: str) -> None:
+    page = open_page(viewport={"width": 1280, "height": 900})
+    context = page.context
     context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    try:
-        player = Player(page, server)
-        state = player.open(rules="bakers-game", deal=617)
-        player.play(OPENING[:3])
-        page.locator("#share").click()
-        link = page.locator("#share-link")
-        expect(link).to_have_value(f"{server}/?code={state['code']}")
-        expect(page.locator("#share-count")).to_have_text("3")
-        page.get_by_label("With the moves played so far").check()
-        expect(link).to_have_value(re.compile(r"&moves=7a%2C7b%2C7c$"))
-        page.locator("#share-copy").click()
-        expect(player.toast()).to_contain_text("Link copied")
-        copied = page.evaluate("navigator.clipboard.readText()")
-        assert copied == link.input_value()
-        # Opened elsewhere, the link gives the same table after the same moves.
-        other = context.new_page()
-        other.goto(copied)
-        other.get_by_role("button", name="Open it").click()  # the game in progress is left
-        Player(other, server).expect_moves(3)
-        expect(other.locator("#game-code")).to_have_text(state["code"])
-        assert Player(other, server).table() == player.table()
-    finally:
-        context.close()
+    player = Player(page, server)
+    state = player.open(rules="bakers-game", deal=617)
+    player.play(OPENING[:3])
+    page.locator("#share").click()
+    link = page.locator("#share-link")
+    expect(link).to_have_value(f"{server}/?code={state['code']}")
+    expect(page.locator("#share-count")).to_have_text("3")
+    page.get_by_label("With the moves played so far").check()
+    expect(link).to_have_value(re.compile(r"&moves=7a%2C7b%2C7c$"))
+    page.locator("#share-copy").click()
+    expect(player.toast()).to_contain_text("Link copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == link.input_value()
+    # Opened elsewhere, the link gives the same table after the same moves.
+    other = context.new_page()
+    other.goto(copied)
+    other.get_by_role("button", name="Open it").click()  # the game in progress is left
+    Player(other, server).expect_moves(3)
+    expect(other.locator("#game-code")).to_have_text(state["code"])
+    assert Player(other, server).table() == player.table()

@@ -6,12 +6,12 @@ the felt changes size; compact chrome on a phone; the statistics fitting a phone
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from player import Player
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from freecell.rules import PRESETS
 
@@ -81,12 +81,13 @@ def assert_top_rows_on_the_columns_grid(geo: dict[str, Any], what: str) -> None:
         assert max(gaps) - min(gaps) <= 2, (what, gaps)  # evenly spread
 
 
+OpenPage = Callable[..., Page]
+
+
 @pytest.fixture(params=PHONES, ids=lambda size: f"{size[0]}x{size[1]}")
-def phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+def phone(request: pytest.FixtureRequest, open_page: OpenPage) -> Page:
     width, height = request.param
-    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
-    yield context.new_page()
-    context.close()
+    return open_page(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
 
 
 def test_every_preset_fits_a_phone_portrait_and_landscape(phone: Page, server: str) -> None:
@@ -106,131 +107,113 @@ def test_every_preset_fits_a_phone_portrait_and_landscape(phone: Page, server: s
         assert geo["cardWidth"] >= (32 if name == "double" else 38), what
 
 
-def test_the_sideways_frame_remains_below_390_px_for_double_freecell(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        Player(page, server).open(rules="double", deal=5)
-        scrolled = page.evaluate(
-            "() => { const f = document.getElementById('frame'); f.scrollLeft = 10; return f.scrollLeft; }"
-        )
+def test_the_sideways_frame_remains_below_390_px_for_double_freecell(open_page: OpenPage, server: str) -> None:
+    page = open_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    Player(page, server).open(rules="double", deal=5)
+    scrolled = page.evaluate(
+        "() => { const f = document.getElementById('frame'); f.scrollLeft = 10; return f.scrollLeft; }"
+    )
+    geo = geometry(page)
+    assert geo["frame"]["scrollWidth"] > geo["frame"]["clientWidth"] and scrolled == 10
+    assert geo["page"]["width"] <= 360
+
+
+def test_a_phone_keeps_the_chrome_small_and_the_less_used_actions_in_a_menu(open_page: OpenPage, server: str) -> None:
+    page = open_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    player = Player(page, server)
+    player.open(rules="standard", deal=617)
+    assert geometry(page)["chrome"] <= 110  # was 175
+    for selector in ["#new-game", "#undo", "#redo", "#hint", "#menu-button"]:
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, selector
+    expect(page.locator("#restart")).to_be_hidden()
+    expect(page.get_by_role("button", name="Statistics")).to_be_hidden()
+    page.locator("#menu-button").tap()
+    menu = page.locator("#menu")
+    entries = ["Rules", "Lessons", "Statistics", "Options", "Restart", "Solution", "Move calculator"]
+    entries.append("Share this deal")
+    for entry in entries:
+        expect(menu.get_by_role("button", name=entry, exact=True)).to_be_visible()
+    box = menu.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    # Tapping still plays: the jack of clubs onto the queen of hearts in column 8.
+    menu.get_by_role("button", name="Move calculator").tap()
+    expect(menu).to_be_hidden()
+    expect(page.locator("#calculator")).to_be_visible()
+    player.card("jack of clubs").tap(position={"x": 8, "y": 6})
+    player.heading("8").tap()
+    player.expect_moves(1)
+    assert_whole_table_in_view(geometry(page), "with the calculator open")
+
+
+def test_the_statistics_fit_a_phone(open_page: OpenPage, server: str) -> None:
+    page = open_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    Player(page, server).open(rules="standard", deal=617)
+    page.locator("#menu-button").tap()
+    page.locator("#menu").get_by_role("button", name="Statistics").tap()
+    dialog = page.locator("#stats-dialog")
+    expect(dialog).to_be_visible()
+    first = dialog.locator(".stats-list li").first
+    expect(first).to_be_visible()
+    expect(first).to_contain_text("Best time")
+    sizes = page.evaluate(
+        "() => { const t = document.getElementById('stats-table');"
+        " const d = document.getElementById('stats-dialog');"
+        " return {scroll: t.scrollWidth, client: t.clientWidth, right: d.getBoundingClientRect().right}; }"
+    )
+    assert sizes["scroll"] <= sizes["client"] and sizes["right"] <= 360, sizes
+    for text in ["Streak", "fewest moves", "assisted games"]:
+        box = first.get_by_text(text, exact=False).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 360, text
+
+
+def test_the_table_is_laid_out_again_when_panels_open_or_close_and_on_rotation(
+    open_page: OpenPage, server: str
+) -> None:
+    page = open_page(viewport={"width": 1366, "height": 768})
+    player = Player(page, server)
+    player.open(rules="standard", deal=617)
+    alone = geometry(page)
+    assert_whole_table_in_view(alone, "1366x768")
+    # Every panel open: the calculator, the solution bar and the losing-move bar.
+    page.locator("#toggle-calculator").click()
+    page.locator("#solution").click()
+    expect(page.locator("#solution-controls")).to_be_visible(timeout=20_000)
+    page.evaluate("document.getElementById('losing').hidden = false")
+    wait_for_card_width(page, f"< {alone['cardWidth']}")
+    crowded = geometry(page)
+    assert_whole_table_in_view(crowded, "1366x768 with every panel open")
+    assert_top_rows_on_the_columns_grid(crowded, "1366x768 with every panel open")
+    page.evaluate("document.getElementById('losing').hidden = true")
+    page.locator("#solution-close").click()
+    page.locator("#toggle-calculator").click()
+    wait_for_card_width(page, f"=== {alone['cardWidth']}")
+    # A lesson's panel closes with the next game: that game has the cards of a fresh load.
+    page.get_by_role("button", name="Lessons").click()
+    page.locator(".lesson-start").first.click()
+    expect(page.locator("#lesson-panel")).to_be_visible()
+    page.locator("#new-game").click()
+    page.locator("#new-number").fill("617")
+    page.keyboard.press("Enter")
+    expect(page.locator("#lesson-panel")).to_be_hidden()
+    assert geometry(page)["cardWidth"] == alone["cardWidth"]
+    # Turned on its side and back.
+    page.set_viewport_size({"width": 844, "height": 390})
+    wait_for_card_width(page, "< 60")
+    assert_whole_table_in_view(geometry(page), "turned to 844x390")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    wait_for_card_width(page, f"=== {alone['cardWidth']}")
+
+
+def test_a_wide_screen_shows_the_whole_table_with_big_cards(open_page: OpenPage, server: str) -> None:
+    page = open_page(viewport={"width": 1920, "height": 1080})
+    player = Player(page, server)
+    for name in ["standard", "eight-off", "double"]:
+        player.open(rules=name, deal=5)
         geo = geometry(page)
-        assert geo["frame"]["scrollWidth"] > geo["frame"]["clientWidth"] and scrolled == 10
-        assert geo["page"]["width"] <= 360
-    finally:
-        context.close()
-
-
-def test_a_phone_keeps_the_chrome_small_and_the_less_used_actions_in_a_menu(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        player = Player(page, server)
-        player.open(rules="standard", deal=617)
-        assert geometry(page)["chrome"] <= 110  # was 175
-        for selector in ["#new-game", "#undo", "#redo", "#hint", "#menu-button"]:
-            box = page.locator(selector).bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, selector
-        expect(page.locator("#restart")).to_be_hidden()
-        expect(page.get_by_role("button", name="Statistics")).to_be_hidden()
-        page.locator("#menu-button").tap()
-        menu = page.locator("#menu")
-        entries = ["Rules", "Lessons", "Statistics", "Options", "Restart", "Solution", "Move calculator"]
-        entries.append("Share this deal")
-        for entry in entries:
-            expect(menu.get_by_role("button", name=entry, exact=True)).to_be_visible()
-        box = menu.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
-        # Tapping still plays: the jack of clubs onto the queen of hearts in column 8.
-        menu.get_by_role("button", name="Move calculator").tap()
-        expect(menu).to_be_hidden()
-        expect(page.locator("#calculator")).to_be_visible()
-        player.card("jack of clubs").tap(position={"x": 8, "y": 6})
-        player.heading("8").tap()
-        player.expect_moves(1)
-        assert_whole_table_in_view(geometry(page), "with the calculator open")
-    finally:
-        context.close()
-
-
-def test_the_statistics_fit_a_phone(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        Player(page, server).open(rules="standard", deal=617)
-        page.locator("#menu-button").tap()
-        page.locator("#menu").get_by_role("button", name="Statistics").tap()
-        dialog = page.locator("#stats-dialog")
-        expect(dialog).to_be_visible()
-        first = dialog.locator(".stats-list li").first
-        expect(first).to_be_visible()
-        expect(first).to_contain_text("Best time")
-        sizes = page.evaluate(
-            "() => { const t = document.getElementById('stats-table');"
-            " const d = document.getElementById('stats-dialog');"
-            " return {scroll: t.scrollWidth, client: t.clientWidth, right: d.getBoundingClientRect().right}; }"
-        )
-        assert sizes["scroll"] <= sizes["client"] and sizes["right"] <= 360, sizes
-        for text in ["Streak", "fewest moves", "assisted games"]:
-            box = first.get_by_text(text, exact=False).bounding_box()
-            assert box is not None and box["x"] + box["width"] <= 360, text
-    finally:
-        context.close()
-
-
-def test_the_table_is_laid_out_again_when_panels_open_and_close_and_on_rotation(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    try:
-        player = Player(page, server)
-        player.open(rules="standard", deal=617)
-        alone = geometry(page)
-        assert_whole_table_in_view(alone, "1366x768")
-        # Every panel open: the calculator, the solution bar and the losing-move bar.
-        page.locator("#toggle-calculator").click()
-        page.locator("#solution").click()
-        expect(page.locator("#solution-controls")).to_be_visible(timeout=20_000)
-        page.evaluate("document.getElementById('losing').hidden = false")
-        wait_for_card_width(page, f"< {alone['cardWidth']}")
-        crowded = geometry(page)
-        assert_whole_table_in_view(crowded, "1366x768 with every panel open")
-        assert_top_rows_on_the_columns_grid(crowded, "1366x768 with every panel open")
-        page.evaluate("document.getElementById('losing').hidden = true")
-        page.locator("#solution-close").click()
-        page.locator("#toggle-calculator").click()
-        wait_for_card_width(page, f"=== {alone['cardWidth']}")
-        # A lesson's panel closes with the next game: that game has the cards of a fresh load.
-        page.get_by_role("button", name="Lessons").click()
-        page.locator(".lesson-start").first.click()
-        expect(page.locator("#lesson-panel")).to_be_visible()
-        page.locator("#new-game").click()
-        page.locator("#new-number").fill("617")
-        page.keyboard.press("Enter")
-        expect(page.locator("#lesson-panel")).to_be_hidden()
-        assert geometry(page)["cardWidth"] == alone["cardWidth"]
-        # Turned on its side and back.
-        page.set_viewport_size({"width": 844, "height": 390})
-        wait_for_card_width(page, "< 60")
-        assert_whole_table_in_view(geometry(page), "turned to 844x390")
-        page.set_viewport_size({"width": 1366, "height": 768})
-        wait_for_card_width(page, f"=== {alone['cardWidth']}")
-    finally:
-        context.close()
-
-
-def test_a_wide_screen_shows_the_whole_table_with_big_cards(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    try:
-        player = Player(page, server)
-        for name in ["standard", "eight-off", "double"]:
-            player.open(rules=name, deal=5)
-            geo = geometry(page)
-            assert_whole_table_in_view(geo, f"{name} at 1920")
-            assert_top_rows_on_the_columns_grid(geo, f"{name} at 1920")
-            assert geo["cardWidth"] >= 100, name
-    finally:
-        context.close()
+        assert_whole_table_in_view(geo, f"{name} at 1920")
+        assert_top_rows_on_the_columns_grid(geo, f"{name} at 1920")
+        assert geo["cardWidth"] >= 100, name
 
 
 def test_cells_left_foundations_right_and_removed_cells_not_drawn(player: Player) -> None:

@@ -7,9 +7,10 @@ jack of clubs (column 5) fits on the queen of hearts (column 8).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from player import Player
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 SELECTED = re.compile(r"\bselected\b")
 TARGET = re.compile(r"\btarget\b")
@@ -57,32 +58,28 @@ def test_drag_a_card_with_the_mouse(player: Player) -> None:
     player.expect_matches_server()
 
 
-def test_drag_a_card_by_touch(player: Player, browser) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, has_touch=True)
-    page = context.new_page()
-    try:
-        touch = Player(page, player.base)
-        touch.open(rules="standard", deal=617)
-        touch.settle()
-        start = touch.card("jack of hearts").bounding_box()
-        end = touch.place("free cell b").bounding_box()
-        assert start is not None and end is not None
-        cdp = context.new_cdp_session(page)
+def test_drag_a_card_by_touch(open_page: Callable[..., Page], server: str) -> None:
+    page = open_page(viewport={"width": 1280, "height": 900}, has_touch=True)
+    touch = Player(page, server)
+    touch.open(rules="standard", deal=617)
+    touch.settle()
+    start = touch.card("jack of hearts").bounding_box()
+    end = touch.place("free cell b").bounding_box()
+    assert start is not None and end is not None
+    cdp = page.context.new_cdp_session(page)
 
-        def finger(kind: str, x: float, y: float) -> None:
-            points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
-            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    def finger(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
-        x, y = start["x"] + 10, start["y"] + 8
-        finger("touchStart", x, y)
-        tx, ty = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
-        for i in range(1, 11):
-            finger("touchMove", x + (tx - x) * i / 10, y + (ty - y) * i / 10)
-        finger("touchEnd", tx, ty)
-        touch.expect_moves(1)
-        assert touch.table()["cells"][1] == "JH"
-    finally:
-        context.close()
+    x, y = start["x"] + 10, start["y"] + 8
+    finger("touchStart", x, y)
+    tx, ty = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    for i in range(1, 11):
+        finger("touchMove", x + (tx - x) * i / 10, y + (ty - y) * i / 10)
+    finger("touchEnd", tx, ty)
+    touch.expect_moves(1)
+    assert touch.table()["cells"][1] == "JH"
 
 
 def test_keyboard_moves_undo_and_redo(player: Player) -> None:

@@ -59,11 +59,17 @@ def test_the_solution_steps_forward_and_back_then_plays_itself_to_a_win(player: 
     back = page.get_by_role("button", name="Step back")
     expect(back).to_be_disabled()
 
+    # Played by the server and slid into place like any other move. (A card slides for a
+    # quarter of a second: watched from the page, so that a busy machine cannot miss it.)
+    page.evaluate("""() => {
+      window.slid = false;
+      new MutationObserver(() => { window.slid ||= !!document.querySelector('#table .card.moving'); })
+        .observe(document.getElementById('table'), {subtree: true, attributes: true, attributeFilter: ['class']});
+    }""")
     page.get_by_role("button", name="Step forward").click()
     expect(position).to_have_text(f"1 / {length}")
     player.expect_moves(2)
-    # Played by the server and slid into place like any other move.
-    page.wait_for_function("document.querySelector('#table .card.moving') !== null")
+    page.wait_for_function("() => window.slid")
     player.settle()
     for key in "...":  # quick presses are all played, one after the other
         page.keyboard.press(key)

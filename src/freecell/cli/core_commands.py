@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
-from freecell.cli.options import fail, read_board, resolve_deal, resolve_rules, rules_options
+from freecell.cli.options import fail, read_board, read_text, resolve_deal, resolve_rules, rules_options
 from freecell.deals import random_deal
-from freecell.notation import split_moves
+from freecell.notation import InvalidMoveError, parse_move_text, split_moves
 from freecell.replay import ReplayError, replay
 from freecell.rules import PRESETS
 
@@ -22,16 +21,18 @@ def rules_command() -> None:
 
 
 @click.command("deal")
-@click.argument("number", type=int, required=False)
+@click.argument("number", required=False)
 @rules_options
 @click.option(
     "--code", "code", is_flag=False, flag_value="", default=None,
     help="With a deal number: print its game code. With a value: deal that game code.",
 )
 @click.option("--random", "random_", is_flag=True, help="A new random deal.")
-def deal_command(number: int | None, rules_name: str, cells: int | None, code: str | None, random_: bool) -> None:
+def deal_command(number: str | None, rules_name: str, cells: int | None, code: str | None, random_: bool) -> None:
     """Print deal NUMBER in Freecell Solver's board format (fc-solve reads it as it is)."""
     rules = resolve_rules(rules_name, cells)
+    if random_ and (number is not None or code):
+        fail("give --random or a deal (a number or --code), not both")
     if random_:
         deal = random_deal(rules)
     else:
@@ -53,20 +54,22 @@ def replay_command(
     """Replay SOLUTION (a file, or - for standard input, the default) over deal NUMBER,
     or over the deal of --code, or from the position of --board.
 
-    Exit status 0 when the moves win, 1 when a move is illegal or the game is not won.
+    Exit status 0 when the moves win, 1 when a move is illegal or the game is not won,
+    2 for bad input: a file that cannot be read, is too large or is not text, or words
+    that are not moves in standard notation.
     """
     rules = resolve_rules(rules_name, cells)
+    if board is not None and code is not None:
+        fail("give --board or --code, not both")
     number, solution = _replay_arguments(arguments, given_start=board is not None or code is not None)
+    if board == "-" and solution == "-":
+        fail("the board and the moves cannot both come from standard input: give one as a file")
     if board is not None:
         start = read_board(board, rules)
     else:
         deal = resolve_deal(number, code, rules)
         rules, start = deal.rules, deal.position()
-    try:
-        text = sys.stdin.read() if solution == "-" else Path(solution).read_text(encoding="utf-8")
-    except OSError as error:
-        fail(f"cannot read {solution}: {error.strerror}")
-    moves = split_moves(text)
+    moves = _read_moves(solution)
     try:
         end = replay(start, rules, moves)
     except ReplayError as error:
@@ -81,7 +84,7 @@ def replay_command(
     sys.exit(1)
 
 
-def _replay_arguments(arguments: tuple[str, ...], *, given_start: bool) -> tuple[int | None, str]:
+def _replay_arguments(arguments: tuple[str, ...], *, given_start: bool) -> tuple[str | None, str]:
     """The deal number and the solution's file: with --code or --board the only argument
     is the solution."""
     if given_start:
@@ -92,9 +95,20 @@ def _replay_arguments(arguments: tuple[str, ...], *, given_start: bool) -> tuple
         fail("give a deal number and a solution file (or -)")
     if not arguments:
         return None, "-"
-    try:
-        number = int(arguments[0])
-    except ValueError:
-        fail(f"not a deal number: {arguments[0]!r}")
-        raise AssertionError from None  # unreachable: fail() exits
-    return number, arguments[1] if len(arguments) > 1 else "-"
+    return arguments[0], arguments[1] if len(arguments) > 1 else "-"
+
+
+def _read_moves(source: str) -> list[str]:
+    """The moves of a solution file (``-``: standard input). Input that is not moves at
+    all (not text, too large, empty, or a word that is not notation) is bad input, exit
+    status 2; whether the moves are legal is the replay's to say."""
+    name = "standard input" if source == "-" else source
+    moves = split_moves(read_text(source, "a list of moves"))
+    if not moves:
+        fail(f"{name} holds no moves")
+    for number, text in enumerate(moves, start=1):
+        try:
+            parse_move_text(text)
+        except InvalidMoveError as error:
+            fail(f"{name}: move {number}: {error}")
+    return moves

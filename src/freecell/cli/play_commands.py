@@ -28,26 +28,44 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ct
 
 @click.command("play")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, help="Port to serve on (default: a free one).")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; keep it local.")
+@click.option(
+    "--host", default="127.0.0.1", show_default=True,
+    help="Address to bind; 0.0.0.0 serves a phone on the same network too (with a QR code to scan).",
+)
+@click.option(
+    "--token", envvar="FREECELL_TOKEN", default=None,
+    help="The token in the printed address (default: a new random one; $FREECELL_TOKEN), to keep the address "
+    "across a restart.",
+)
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
 @_db_option
-def play_command(port: int, host: str, no_browser: bool, db: Path | None) -> None:
-    """Serve the game on this machine and open it in the browser."""
+def play_command(port: int, host: str, token: str | None, no_browser: bool, db: Path | None) -> None:
+    """Serve the game on this machine and open it in the browser.
+
+    Only the printed address, which carries a token, gets in."""
     try:
-        _serve(port, host, no_browser, db)
+        _serve(port, host, token, no_browser, db)
     except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down and passes the signal on
         click.echo("FreeCell stopped.")
         sys.exit(EXIT_INTERRUPTED)
 
 
-def _serve(port: int, host: str, no_browser: bool, db: Path | None) -> None:
+def _serve(port: int, host: str, token: str | None, no_browser: bool, db: Path | None) -> None:
     import uvicorn
 
+    from freecell.cli.sharing import announcement, served_addresses, tokened_url
     from freecell.web.app import create_app
+    from freecell.web.security import check_token, new_token
 
-    path = db or default_path()
     try:
-        app = create_app(path)
+        token = new_token() if token is None else check_token(token)
+    except ValueError as error:
+        fail(f"--token: {error}")
+        return
+    path = db or default_path()
+    addresses = served_addresses(host)
+    try:
+        app = create_app(path, token=token, allowed_hosts=[host, *addresses])
     except StoreError as error:  # another kind of file, damaged, newer: it names the file
         fail(str(error))
     except Exception as error:  # the store could not be opened: say where and why
@@ -56,9 +74,11 @@ def _serve(port: int, host: str, no_browser: bool, db: Path | None) -> None:
         sock = listening_socket(host, port)
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror}")
-    url = f"http://{host}:{sock.getsockname()[1]}/"
+    url = tokened_url(addresses[0], sock.getsockname()[1], token)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    click.echo(f"FreeCell is served at {url} (games are kept in {path}); press Ctrl+C to stop.")
+    for line, drawing in announcement(host, addresses, sock.getsockname()[1], token, str(path)):
+        # a QR code is drawn light on dark whatever the terminal's colours (plain when piped)
+        click.echo(click.style(line, fg="bright_white", bg="black") if drawing else line)
     if not no_browser:
         threading.Thread(target=_open_browser, args=(server, url), daemon=True).start()
     try:

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TextIO
@@ -25,19 +24,28 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from freecell.batch import RangeRun, open_backend, plan_range, solve_into
+from freecell.batch import (
+    Deals,
+    RangeRun,
+    available_cores,
+    local_workers,
+    open_backend,
+    plan_range,
+    pool_size,
+    solve_into,
+)
 from freecell.census import Budget, Census, CensusError
 from freecell.cli.options import fail, resolve_rules, rules_options
-from freecell.deals import Deal, InvalidDealError
+from freecell.deals import Deal, InvalidDealError, parse_deal_number
 from freecell.report import Summary, summaries, write_csv, write_json, write_report
 from freecell.rules import Rules
+from freecell.solver import SearchLimit
 
 EXIT_FAILED = 1
 EXIT_LIMIT_REACHED = 4
 EXIT_INTERRUPTED = 130
 
-_RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
-_LIMIT_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|min|mb|gb|k|m|positions|p)?", re.IGNORECASE)
+_RANGE = re.compile(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?")
 
 
 def parse_range(text: str) -> tuple[int, int]:
@@ -49,33 +57,19 @@ def parse_range(text: str) -> tuple[int, int]:
     match = _RANGE.fullmatch(text)
     if match is None:
         raise ValueError(f"a range is START-END, such as 1-1000, not {text!r}")
-    first = int(match.group(1))
-    last = int(match.group(2) or first)
+    first = parse_deal_number(match.group(1))
+    last = parse_deal_number(match.group(2) or match.group(1))
     return first, last
 
 
 def parse_limit(text: str) -> Budget:
-    """A search limit: comma-separated parts, each a time (``10s``, ``500ms``, ``2min``),
-    a number of positions (``200000``, ``200k``, ``2m``) or memory (``500MB``, ``2GB``).
+    """A budget per deal, read as ``solve --limit`` reads it (:meth:`SearchLimit.from_text`).
 
     >>> parse_limit("10s,200k,1GB")
-    Budget(seconds=10.0, positions=200000, memory_mb=1024)
+    Budget(seconds=10.0, positions=200000, memory_mb=1000)
     """
-    seconds: float | None = None
-    positions: int | None = None
-    memory: int | None = None
-    for part in (p.strip() for p in text.split(",")):
-        match = _LIMIT_PART.fullmatch(part)
-        if match is None or float(match.group(1)) <= 0:
-            raise ValueError(f"a limit part is a time (10s), positions (200k) or memory (500MB), not {part!r}")
-        value, unit = float(match.group(1)), (match.group(2) or "p").lower()
-        if unit in ("ms", "s", "min"):
-            seconds = value * {"ms": 0.001, "s": 1.0, "min": 60.0}[unit]
-        elif unit in ("mb", "gb"):
-            memory = round(value * (1024 if unit == "gb" else 1))
-        else:
-            positions = round(value * {"k": 1000, "m": 1_000_000}.get(unit, 1))
-    return Budget(seconds, positions, memory)
+    limit = SearchLimit.from_text(text)
+    return Budget(limit.seconds, limit.positions, limit.memory_mb)
 
 
 class _SpeedColumn(ProgressColumn):
@@ -91,7 +85,9 @@ class _SpeedColumn(ProgressColumn):
 @rules_options
 @click.option("--limit", "limit_text", default="10s,1000MB", show_default=True,
               help="Budget per deal: a time (10s), positions (200k), memory (500MB), or several, comma-separated.")
-@click.option("--jobs", type=int, default=None, help="Worker processes of the local pool [default: one per CPU].")
+@click.option("--jobs", type=int, default=None,
+              help="Worker processes of the local pool [default: one per core; never more than the cores, "
+                   "nor than the deals to solve].")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("census.db"),
               show_default=True, help="The SQLite store that results go into, and that a rerun goes on from.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -127,6 +123,11 @@ def range_command(
         Deal(rules, last)
     except (ValueError, InvalidDealError) as error:
         fail(str(error))
+    if scheduler is not None and scheduler.startswith("local:"):
+        try:
+            local_workers(scheduler)
+        except ValueError as error:
+            fail(str(error))
     census = _open(db_path)
     with census:
         try:
@@ -138,8 +139,12 @@ def range_command(
             plan = f"{len(todo)} stored as limit reached, to solve again"
         else:
             plan = f"{count - len(todo)} already stored, {len(todo)} to solve"
-        click.echo(f"deals {first}-{last} ({rules.name}, {rules.cells} cells): {plan}, limit {budget}", err=True)
-        run = _solve(census, rules, budget, todo, jobs=jobs, scheduler=scheduler) if todo else RangeRun()
+        plan = f"deals {first}-{last} ({rules.name}, {rules.cells} cells): {plan}, limit {budget}"
+        if len(todo):
+            run = _solve(census, rules, budget, todo, jobs=jobs, scheduler=scheduler, plan=plan)
+        else:
+            click.echo(plan, err=True)
+            run = RangeRun()
         select = partial(census.records, rules=rules.name, cells=rules.cells, first=first, last=last)
         records = list(select(solutions=False))
         for failure in run.failures:
@@ -164,13 +169,28 @@ def _open(path: Path, *, readonly: bool = False) -> Census:
 
 
 def _solve(
-    census: Census, rules: Rules, budget: Budget, todo: Sequence[int], *, jobs: int | None, scheduler: str | None
+    census: Census, rules: Rules, budget: Budget, todo: Deals, *, jobs: int | None, scheduler: str | None, plan: str
 ) -> RangeRun:
+    """Solve ``todo`` on the workers, showing progress; ``plan`` is said once they have
+    started (so that workers that cannot start are the only line)."""
+    capped = ""
+    if not scheduler:
+        size = pool_size(jobs, len(todo))
+        if jobs is not None and size < jobs:
+            why = f"{len(todo)} deals to solve" if size == len(todo) else f"{available_cores()} cores"
+            capped = f"freecell: --jobs {jobs} capped to {size}: {why}"
+        jobs = size
     try:
-        backend = open_backend(jobs=jobs or os.cpu_count(), scheduler=scheduler)
+        backend = open_backend(jobs=jobs, scheduler=scheduler)
+    except ImportError as error:
+        fail(f"--scheduler needs Dask, which is not installed ({error}): pip install 'freecell[cluster]'")
+        raise AssertionError from error
     except (ValueError, OSError) as error:
         fail(f"cannot start the workers: {error}")
         raise AssertionError from error
+    click.echo(plan, err=True)
+    if capped:
+        click.echo(capped, err=True)
     progress = Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
         _SpeedColumn(), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),

@@ -3,59 +3,36 @@
 from __future__ import annotations
 
 import json
-import re
+import os
 import sys
 
 import click
 
-from freecell.cli.options import fail, read_board, resolve_deal, resolve_rules, rules_options
+from freecell.cli.options import fail, read_board, resolve_deal, resolve_limit, resolve_rules, rules_options
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
+from freecell.solver import SolveResult, SolveStatus, solve
 
 EXIT_STATUS = {SolveStatus.SOLVED: 0, SolveStatus.UNSOLVABLE: 3, SolveStatus.LIMIT_REACHED: 4}
 MOVES_PER_LINE = 10
 
-_LIMIT_PART = re.compile(r"^(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>s|sec|secs|seconds|ms|m|min|mb|gb|k|positions)?$")
-
-
-def parse_limit(text: str) -> SearchLimit:
-    """Read a budget: ``10s``, ``500ms``, ``2m``, ``200000`` or ``200k`` positions,
-    ``500MB`` or ``1GB``; several joined by commas (``10s,500MB``).
-
-    Raises ``ValueError`` naming the part that is not understood.
-    """
-    seconds: float | None = None
-    positions: int | None = None
-    memory: int | None = None
-    for part in text.lower().split(","):
-        match = _LIMIT_PART.match(part.strip())
-        if match is None:
-            raise ValueError(f"not a limit: {part.strip()!r} (write 10s, 200000 positions or 500MB)")
-        number, unit = float(match["number"]), match["unit"]
-        if unit in ("s", "sec", "secs", "seconds"):
-            seconds = number
-        elif unit == "ms":
-            seconds = number / 1000
-        elif unit in ("m", "min"):
-            seconds = number * 60
-        elif unit in ("mb", "gb"):
-            memory = round(number * (1000 if unit == "gb" else 1))
-        else:
-            positions = round(number * (1000 if unit == "k" else 1))
-    return SearchLimit(seconds=seconds, positions=positions, memory_mb=memory)
-
-
 def _start(target: str | None, code: str | None, rules: Rules) -> tuple[Position, Rules, str]:
     """The position to solve, its rules and how to name it: a deal number (all digits),
     ``-`` for a board on standard input, or a board file."""
-    if code is not None or (target is not None and target.isdigit()):
-        deal = resolve_deal(int(target) if target else None, code, rules)
+    if code is not None or (target is not None and _looks_like_a_number(target)):
+        deal = resolve_deal(target, code, rules)
         return deal.position(), deal.rules, str(deal)
     if target is None:
         fail("name a deal number, a board file (or - for standard input), or a game code with --code")
         raise AssertionError  # unreachable: fail() exits
     return read_board(target, rules), rules, "the board" if target == "-" else target
+
+
+def _looks_like_a_number(target: str) -> bool:
+    """Digits 0 to 9, or digits of another kind (``²``, ``١٢``) that name no file: a deal
+    number, which :func:`resolve_deal` reads or refuses as one."""
+    text = target.strip()
+    return text.isnumeric() and (text.isascii() or not os.path.exists(target))
 
 
 def _print_moves(moves: tuple[str, ...]) -> None:
@@ -76,7 +53,8 @@ def _report(result: SolveResult, name: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the moves and the statistics as JSON.")
 @click.option("--short", is_flag=True, help="Spend more effort to find a shorter solution.")
 @click.option(
-    "--limit", "limit_text", default=None, help="Budget: 10s, 200000 (positions), 500MB, or several: 10s,500MB."
+    "--limit", "limit_text", default=None,
+    help="Budget: 10s, 2min, 200000 or 200k (positions), 500MB, or several: 10s,500MB.",
 )
 def solve_command(
     target: str | None,
@@ -94,12 +72,7 @@ def solve_command(
     3 proven unsolvable, 4 limit reached, 2 bad input.
     """
     rules = resolve_rules(rules_name, cells)
-    limit = None
-    if limit_text is not None:
-        try:
-            limit = parse_limit(limit_text)
-        except ValueError as error:
-            fail(str(error))
+    limit = None if limit_text is None else resolve_limit(limit_text)
     position, rules, name = _start(target, code, rules)
     result = solve(position, rules, limit=limit, short=short)
     if as_json:

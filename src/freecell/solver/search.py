@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import heapq
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -65,6 +66,23 @@ class Problem(Protocol[S, M, T_co]):
         ...
 
 
+_LIMIT_PART: Final = re.compile(r"(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[a-zA-Z]*)")
+# Each unit: the field it sets, and by how much its number is multiplied.
+_LIMIT_UNITS: Final = {
+    "": ("positions", 1), "p": ("positions", 1), "positions": ("positions", 1), "k": ("positions", 1000),
+    "ms": ("seconds", 0.001), "s": ("seconds", 1), "sec": ("seconds", 1), "secs": ("seconds", 1),
+    "seconds": ("seconds", 1), "min": ("seconds", 60),
+    "mb": ("memory_mb", 1), "gb": ("memory_mb", 1000),
+}
+# The largest limits: beyond them a limit is a typing mistake, not a plan.
+_LIMIT_MOST: Final = {"seconds": 7 * 24 * 3600, "positions": 10**12, "memory_mb": 1_000_000}
+_LIMIT_WORDS: Final = {
+    "seconds": "a time is at most a week (604800s)",
+    "positions": "positions are at most 10^12 (1000000000k)",
+    "memory_mb": "memory is at most 1,000,000MB (1000GB)",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class SearchLimit:
     """A budget: wall-clock seconds, positions expanded, and memory for the positions
@@ -75,10 +93,46 @@ class SearchLimit:
     memory_mb: int | None = None
 
     def __post_init__(self) -> None:
-        for name in ("seconds", "positions", "memory_mb"):
+        for name, most in _LIMIT_MOST.items():
             value = getattr(self, name)
-            if value is not None and value <= 0:
-                raise ValueError(f"a search limit's {name} must be positive, not {value}")
+            if value is not None and not 0 < value <= most:
+                raise ValueError(f"a search limit's {name} must be above 0 and at most {most:,}, not {value}")
+
+    @classmethod
+    def from_text(cls, text: str) -> SearchLimit:
+        """Read a limit as a person writes it: a time (``10s``, ``500ms``, ``2min``), a
+        number of positions (``200000``, ``200k``) or memory (``500MB``, ``2GB``, a GB being
+        1000 MB), or several joined by commas (``10s,500MB``). ``2m`` is refused: minutes
+        or millions? Raises ``ValueError`` naming the part that is wrong, and the largest
+        limit allowed when a part is larger.
+
+        >>> SearchLimit.from_text("10s, 200k, 1GB")
+        SearchLimit(seconds=10.0, positions=200000, memory_mb=1000)
+        """
+        values: dict[str, float] = {}
+        for raw in text.split(","):
+            part = raw.strip()
+            shown = repr(part if len(part) <= 24 else part[:20] + "…")
+            match = _LIMIT_PART.fullmatch(part)
+            if match is None or match["unit"].lower() not in _LIMIT_UNITS:
+                hint = " (minutes or millions? write 2min or 2000k)" if part.lower().endswith("m") else ""
+                raise ValueError(
+                    f"not a limit: {shown}{hint}; write a time (10s, 500ms, 2min), positions "
+                    "(200000, 200k) or memory (500MB, 2GB), several joined by commas"
+                )
+            name, scale = _LIMIT_UNITS[match["unit"].lower()]
+            value = float(match["number"]) * scale
+            if value <= 0:
+                raise ValueError(f"not a limit: {shown}: a limit is more than 0")
+            if value > _LIMIT_MOST[name]:
+                raise ValueError(f"the limit {shown} is too large: {_LIMIT_WORDS[name]}")
+            if name != "seconds":
+                if abs(value - round(value)) > 1e-6:
+                    what = "a number of positions" if name == "positions" else "memory in MB"
+                    raise ValueError(f"not a limit: {shown}: {what} is a whole number")
+                value = round(value)
+            values[name] = value
+        return cls(**values)  # type: ignore[arg-type]
 
 
 class Budget:

@@ -17,7 +17,6 @@ import contextlib
 import multiprocessing
 import os
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -28,6 +27,7 @@ from freecell.advisor import Advisor, Analysis, Verdict
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult, solve
+from freecell.worker_process import exit_with_parent
 
 MAX_WAITING: Final = 64
 RETRY_AFTER: Final = 1  # seconds: a worker takes a waiting request about that often
@@ -102,13 +102,7 @@ def _start_worker(parent: int) -> None:
     if hasattr(os, "nice"):
         with contextlib.suppress(OSError):
             os.nice(WORKER_NICENESS)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    exit_with_parent(parent)
 
 
 class AnalysisService:

@@ -9,12 +9,14 @@ game store cannot keep what was asked (nothing was saved).
 Handlers that need the solver take a :class:`Snapshot` of the game under the games' lock
 and work from it after the lock is released; a hint waits for the solver in the event
 loop, holding neither the lock nor a thread, so moves go on meanwhile.
+
+401, 403, 415 and 421 come from :mod:`freecell.web.security`, in front of everything.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -51,6 +53,7 @@ from freecell.web.models import (
     capacity_detail,
     game_state,
 )
+from freecell.web.security import Guard, check_token
 from freecell.web.session import GameOverError, NotTriviallyWonError, Session
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -58,9 +61,13 @@ MAX_BODY: Final = 64 * 1024
 
 _ERROR_TEXT: Final = {
     400: "the rules refuse the request",
+    401: "the token is missing or wrong (see docs/api.md)",
+    403: "the request comes from another site's page",
     404: "no such game or lesson",
     409: "the action cannot happen now",
     413: "the body is too large",
+    415: "a request that changes state is not sent as application/json",
+    421: "the Host header is not one of this server's addresses",
     422: "the body or query has the wrong shape",
     503: "the solver is busy, or the game store cannot be written (nothing was saved)",
 }
@@ -124,9 +131,16 @@ def _readable(error: RequestValidationError) -> str:
     return "; ".join(parts) or "the request is malformed"
 
 
-def create_app(db_path: Path | None = None, *, assistance: Assistance | None = None) -> FastAPI:
+def create_app(
+    db_path: Path | None = None, *, token: str, allowed_hosts: Iterable[str] = (), assistance: Assistance | None = None
+) -> FastAPI:
     """The app, storing its games in ``db_path`` (default: the user's data directory),
-    with the solver's help from ``assistance`` (default: its own, started on first use)."""
+    with the solver's help from ``assistance`` (default: its own, started on first use).
+
+    Only requests with ``token`` get in, addressed to a loopback name or one of
+    ``allowed_hosts`` (see :class:`freecell.web.security.Guard`); raises ``ValueError`` for
+    a token too short or that cannot stand in an address."""
+    check_token(token)  # before the store is opened
     store = Store(db_path or default_path())
     games = Games(store)
     assistance = assistance or Assistance()
@@ -141,10 +155,13 @@ def create_app(db_path: Path | None = None, *, assistance: Assistance | None = N
         title="FreeCell",
         summary="Play FreeCell and its variants: every rule is decided by the freecell library.",
         version="1",
+        docs_url=None,  # Swagger UI and ReDoc load scripts from a CDN, which the page's CSP refuses
+        redoc_url=None,
     )
     app.state.games = games
     app.state.assistance = assistance
     app.add_middleware(BodyLimit)
+    app.add_middleware(Guard, token=token, hosts=allowed_hosts, locked_page=STATIC / "locked.html")
 
     def error(status: int) -> Any:
         def handler(request: Request, exc: Exception) -> JSONResponse:
@@ -179,7 +196,7 @@ def create_app(db_path: Path | None = None, *, assistance: Assistance | None = N
     def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _readable(exc)}, status_code=422)
 
-    api = APIRouter(prefix="/api", responses=errors(413, 422, 503))
+    api = APIRouter(prefix="/api", responses=errors(401, 403, 413, 415, 421, 422, 503))
 
     def state(session_id: str, *, played: bool = True) -> GameState:
         return games.view(session_id, lambda session: game_state(session, games.now(), played=played))
@@ -357,14 +374,6 @@ def create_app(db_path: Path | None = None, *, assistance: Assistance | None = N
     @app.get("/sw.js", include_in_schema=False, response_model=None)
     def service_worker() -> Response:
         return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
-
-    @app.get("/manifest.webmanifest", include_in_schema=False, response_model=None)
-    def manifest() -> Response:
-        return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
-
-    @app.get("/favicon.ico", include_in_schema=False, response_model=None)
-    def favicon() -> Response:
-        return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app

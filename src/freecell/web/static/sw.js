@@ -6,8 +6,8 @@
 const CACHE = "freecell-page-v1";
 const FILES = [
   "/",
-  "/manifest.webmanifest",
-  "/favicon.ico",
+  "/static/manifest.webmanifest",
+  "/static/favicon.ico",
   "/static/css/table.css",
   "/static/img/felt.svg",
   "/static/icons/icon.svg",

@@ -21,8 +21,11 @@ function describe(detail) {
 
 async function call(method, path, body) {
   const options = { method, headers: { Accept: "application/json" } };
-  if (body !== undefined) {
+  if (method !== "GET") {
+    // The server takes a change of state only as JSON, a body-less one too (docs/api.md).
     options.headers["Content-Type"] = "application/json";
+  }
+  if (body !== undefined) {
     options.body = JSON.stringify(body);
   }
   let response;
