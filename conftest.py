@@ -1,6 +1,14 @@
 """Settings for the whole test suite (here at the root, beside pyproject.toml)."""
 
+import sys
+from pathlib import Path
+
 from hypothesis import HealthCheck, settings
+
+# tests/ on the import path, so that the browser tests (in tests/browser/) can import the
+# shared ``serving`` module too. A conftest.py in tests/ itself would clash with the one in
+# tests/browser/ when --doctest-modules collects both as modules named ``conftest``.
+sys.path.insert(0, str(Path(__file__).parent / "tests"))
 
 # The machine is small and shared: a property test is judged on what it finds, not on how
 # fast each example runs.
