@@ -43,6 +43,7 @@ from freecell.web.models import (
     CurrentGame,
     Destinations,
     ErrorBody,
+    GameOptions,
     GameState,
     Hint,
     LessonInfo,
@@ -215,7 +216,7 @@ def create_app(
             code, difficulty = assistance.winnable_code(find_rules(body.rules, cells=body.cells))
         session = games.create(
             rules=body.rules, cells=body.cells, deal=body.deal, code=code, random=body.random and not body.winnable,
-            board=body.board, difficulty=difficulty,
+            board=body.board, difficulty=difficulty, moves=body.moves, auto_home=body.auto_home,
         )
         return state(session.id)
 
@@ -242,6 +243,11 @@ def create_app(
     action("restart", "Back to the start of the same deal.")
     action("pause", "Stop the clock.")
     action("resume", "Start the clock again.")
+
+    @api.post("/games/{game_id}/options", responses=errors(400, 404, 409))
+    def options(game_id: str, body: GameOptions) -> GameState:
+        """Turn on or off the sending of safe cards home after each move."""
+        return state(games.act(game_id, "auto-on" if body.auto_home else "auto-off").id)
 
     @api.post("/games/{game_id}/finish", responses=errors(404, 409))
     def finish(game_id: str) -> GameState:
@@ -273,17 +279,24 @@ def create_app(
     @api.get("/games/{game_id}/hint", responses=errors(404, 503))
     async def hint(game_id: str) -> Hint:
         """The next move of a winning line; or that the position is lost; or, while the
-        solver thinks, ``pending`` (ask again)."""
+        solver thinks, ``pending`` (ask again). A hint given is counted in the game."""
         taken, asked = await run_in_threadpool(snapshot_and_ask, game_id)
         if asked is not None:
             await asked.wait_async(assistance.hint_wait)
-        return await run_in_threadpool(assistance.hint, taken)
+        answer = await run_in_threadpool(assistance.hint, taken)
+        if answer.move is not None:
+            await run_in_threadpool(games.note, game_id, "hint")
+        return answer
 
     @api.get("/games/{game_id}/analysis", responses=errors(404, 503))
     def analysis(game_id: str, line: bool = False) -> AnalysisState:
         """The live verdict: winnable, not-winnable, unknown (the search reached its limit)
-        or pending; with ``line``, a winning line; when lost, the move that lost it."""
-        return assistance.state(snapshot(game_id), with_line=line)
+        or pending; with ``line``, a winning line; when lost, the move that lost it. A line
+        shown marks the game assisted."""
+        answer = assistance.state(snapshot(game_id), with_line=line)
+        if answer.line:
+            games.note(game_id, "assist")
+        return answer
 
     @api.post("/games/{game_id}/rewind", responses=errors(404, 409))
     def rewind(game_id: str) -> GameState:
@@ -312,13 +325,10 @@ def create_app(
             raise ValueError(f"{rules.title} has {rules.columns} columns, so at most {rules.columns} can be empty")
         return capacity_detail(rules, cells, columns)
 
-    @api.get("/current", responses=errors(404))
+    @api.get("/current")
     def current() -> CurrentGame:
-        """The game a reloaded page continues."""
-        game_id = games.current()
-        if game_id is None:
-            raise GameNotFoundError("no game has been started yet")
-        return CurrentGame(id=game_id)
+        """The game a reloaded page continues: ``{"id": null}`` before the first game."""
+        return CurrentGame(id=games.current())
 
     @api.get("/stats")
     def stats() -> list[PresetStats]:
@@ -359,6 +369,11 @@ def create_app(
     @app.get("/", include_in_schema=False, response_model=None)
     def index() -> Response:
         return FileResponse(STATIC / "index.html")
+
+    # Served from the root: a service worker controls only the pages under its own path.
+    @app.get("/sw.js", include_in_schema=False, response_model=None)
+    def service_worker() -> Response:
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app

@@ -24,7 +24,7 @@ from freecell.position import Move, Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult
 from freecell.web.analysis import AnalysisService, Answered
-from freecell.web.hint import describe, move_worth_trying
+from freecell.web.hint import describe, describe_briefly, move_worth_trying
 from freecell.web.models import AnalysisState, Hint, LosingMove, source_char
 from freecell.web.session import Session
 
@@ -42,12 +42,16 @@ class Snapshot:
     history: tuple[Action, ...]
     lesson: Lesson | None
     lesson_step: int
+    moves_made: int = 0
 
     @classmethod
     def of(cls, session: Session) -> Snapshot:
         """Take it (under the games' lock: it copies the history)."""
         game = session.game
-        return cls(session.id, game.rules, game.position, tuple(game.history), session.lesson, session.lesson_step)
+        return cls(
+            session.id, game.rules, game.position, tuple(game.history), session.lesson, session.lesson_step,
+            game.moves_made,
+        )
 
 
 class Assistance:
@@ -112,6 +116,11 @@ class Assistance:
             move = position.parse_move(analysis.next_move, rules)
             return _hint_for(move, position, verdict="winnable")
         if analysis.verdict is Verdict.NOT_WINNABLE:
+            if snapshot.moves_made == 0:  # nothing to undo: the deal itself is lost
+                return Hint(
+                    move=None, verdict="not-winnable",
+                    text="This deal cannot be won, whatever is played: our solver proved it. Deal a new one",
+                )
             return Hint(
                 move=None, verdict="not-winnable",
                 text="This position can no longer be won: undo, or rewind to the last winnable position",
@@ -156,9 +165,11 @@ class Assistance:
                     break
             return None
         plural = "s" if found.moves_back > 1 else ""
+        before = positions[found.index]
+        what = describe_briefly(before.parse_move(found.move, rules), before)
         return LosingMove(
             move=found.move, moves_back=found.moves_back,
-            text=f"The game could still be won before {found.move}, {found.moves_back} move{plural} ago",
+            text=f"The game could still be won before {what} ({found.move}), {found.moves_back} move{plural} ago",
         )
 
     # --- winnable deals ------------------------------------------------------------------

@@ -107,6 +107,14 @@ class GameState(BaseModel):
     difficulty: Literal["easy", "medium", "hard"] | None = Field(
         None, description="the grade of a deal dealt as winnable only"
     )
+    played: list[str] = Field(
+        default_factory=list, description="every move from the start, automatic ones included (for a shared link)"
+    )
+    hints: int = Field(0, description="hints shown in this game")
+    assisted: bool = Field(
+        False, description="the solver's winning line was shown: the game does not count towards wins"
+    )
+    auto_home: bool = Field(False, description="safe cards go home by themselves")
 
 
 class NewGame(BaseModel):
@@ -119,6 +127,16 @@ class NewGame(BaseModel):
     random: bool = False
     board: str | None = Field(None, max_length=20_000)
     winnable: bool = Field(False, description="deal only a random deal that the solver has won")
+    moves: list[str] | None = Field(
+        None, max_length=2000, description="moves in standard notation played from the start (a shared link's)"
+    )
+    auto_home: bool = Field(False, description="send safe cards home by themselves")
+
+
+class GameOptions(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    auto_home: bool = Field(description="send safe cards home by themselves after each move")
 
 
 class MoveRequest(BaseModel):
@@ -157,7 +175,7 @@ class AnalysisState(BaseModel):
 
 
 class CurrentGame(BaseModel):
-    id: str
+    id: str | None = Field(description="the game a reloaded page continues; null when none was started")
 
 
 class LessonInfo(BaseModel):
@@ -244,4 +262,8 @@ def game_state(session: Session, now: float, *, played: bool = False) -> GameSta
         lesson=lesson,
         abandoned=session.abandoned,
         difficulty=session.record.difficulty,
+        played=list(game.line),
+        hints=session.hints,
+        assisted=session.assisted,
+        auto_home=game.auto_home,
     )

@@ -1,5 +1,6 @@
-// The JSON API of docs/api.md. Every call returns the parsed body or throws an ApiError
-// that carries the server's sentence for the player.
+// The JSON API of docs/api.md: the page's one transport. Every call returns the parsed
+// body or throws an ApiError that carries the server's sentence for the player; status 0
+// means the server could not be reached (the page then says so and keeps its table).
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -59,6 +60,7 @@ export const api = {
   restart: (id) => call("POST", `${game(id)}/restart`),
   pause: (id) => call("POST", `${game(id)}/pause`),
   resume: (id) => call("POST", `${game(id)}/resume`),
+  options: (id, options) => call("POST", `${game(id)}/options`, options),
   finish: (id) => call("POST", `${game(id)}/finish`),
   hint: (id) => call("GET", `${game(id)}/hint`),
   analysis: (id, { line = false } = {}) => call("GET", `${game(id)}/analysis${line ? "?line=true" : ""}`),
