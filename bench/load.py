@@ -102,7 +102,10 @@ def start_server(db: Path, port: int) -> Server:
         sys.exit(f"load.py: the server did not print its address: {line!r}")
     address = urlsplit(found.group(0).rstrip(".,;"))
     token = parse_qs(address.query).get("token")
-    headers = {"Authorization": f"token {token[0]}"} if token else {}
+    # A change of state must say it is JSON, a body-less POST such as /undo included.
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"token {token[0]}"
     server = Server(process, Address(f"{address.scheme}://{address.netloc}", headers))
     threading.Thread(target=process.stdout.read, daemon=True).start()  # never let its pipe fill
     deadline = time.monotonic() + 30

@@ -137,7 +137,7 @@ def test_an_illegal_or_malformed_move_is_400_and_changes_nothing(client: TestCli
     game = new_game(client)
     before = client.get(f"/api/games/{game['id']}").json()
     assert move(client, game["id"], "12", 400)["detail"] == (
-        "JD cannot go on KS: a card goes on one rank higher in the other colour"
+        "J♦ cannot go on K♠: a card goes on one rank higher in the other colour"
     )
     assert "not a move" in move(client, game["id"], "x9", 400)["detail"]
     assert "there is no column 9" in move(client, game["id"], "19", 400)["detail"]
@@ -285,7 +285,7 @@ def test_a_won_game_is_finished_automatically_and_counted(client: TestClient, cl
     standard = client.get("/api/stats").json()[0]
     assert standard == {
         "rules": "standard", "played": 1, "won": 1, "lost": 0, "current_streak": 1, "best_streak": 1,
-        "best_seconds": played, "fewest_moves": finished["moves"],
+        "best_seconds": played, "fewest_moves": finished["moves"], "assisted": 0, "hints": 0,
     }
     again = client.post(f"/api/games/{gid}/restart").json()  # a new attempt at the same deal
     assert again["outcome"] == "playing" and again["elapsed_seconds"] == 0
@@ -316,15 +316,17 @@ def test_exports(client: TestClient) -> None:
     assert csv.headers["content-type"].startswith("text/csv")
     assert "attachment" in csv.headers["content-disposition"]
     assert csv.text.splitlines()[:2] == [
-        "rules,played,won,lost,current_streak,best_streak,best_seconds,fewest_moves", "standard,1,0,1,0,0,,"
+        "rules,played,won,lost,current_streak,best_streak,best_seconds,fewest_moves,assisted,hints",
+        "standard,1,0,1,0,0,,,0,0",
     ]
 
 
 # --- current game, isolation, persistence ------------------------------------------------------
 
 
-def test_current_is_404_until_a_game_starts(client: TestClient) -> None:
-    assert client.get("/api/current").status_code == 404
+def test_current_is_null_until_a_game_starts(client: TestClient) -> None:
+    first = client.get("/api/current")
+    assert first.status_code == 200 and first.json() == {"id": None}
     gid = new_game(client)["id"]
     assert client.get("/api/current").json() == {"id": gid}
 
@@ -427,3 +429,67 @@ def test_replaying_the_log_rebuilds_exactly_the_game_it_wrote(tmp_path: Path, ru
         before = first.get(f"/api/games/{gid}").json()
     with serving.client(serving.make_app(tmp_path / "games.db")) as second:
         assert second.get(f"/api/games/{gid}").json() == before
+
+
+# --- links, safe cards home, the clock on restart ------------------------------------------
+
+
+def test_a_new_game_plays_the_moves_a_link_gives(client: TestClient) -> None:
+    code = Deal(find_rules("standard"), 617).code()
+    state = new_game(client, code=code, moves=SOLUTION_617[:10])
+    assert state["moves"] == 10 and state["played"] == SOLUTION_617[:10]
+    assert state["last"] == []
+    # An undo takes back the last of them, as after any move.
+    undone = client.post(f"/api/games/{state['id']}/undo").json()
+    assert undone["played"] == SOLUTION_617[:9]
+    # The same table as playing them one by one.
+    other = new_game(client, rules="standard", deal=617)
+    for text in SOLUTION_617[:9]:
+        move(client, other["id"], text)
+    assert client.get(f"/api/games/{other['id']}").json()["columns"] == undone["columns"]
+
+
+def test_a_link_with_a_move_that_cannot_be_played_is_refused_and_nothing_starts(client: TestClient) -> None:
+    first = new_game(client)
+    response = client.post("/api/games", json={"rules": "standard", "deal": 617, "moves": ["7a", "7h"]})
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("move 2 ('7h') is illegal: ")
+    assert client.get("/api/current").json() == {"id": first["id"]}
+
+
+def test_safe_cards_go_home_by_themselves_when_asked(client: TestClient) -> None:
+    # Deal 617: the aces of the solution's first foundation moves go home unasked.
+    plain = new_game(client)
+    auto = new_game(client, rules="standard", deal=617, auto_home=True)
+    assert auto["auto_home"] and not plain["auto_home"]
+    for text in SOLUTION_617[:6]:  # 7a 7b 7c b7 1b 71: the next move of the line is 7h
+        state = move(client, auto["id"], text)
+        unasked = move(client, plain["id"], text)
+    assert sum(pile["height"] for pile in unasked["foundations"]) == 0
+    assert sum(pile["height"] for pile in state["foundations"]) >= 1
+    assert state["last"][0] == "71" and state["last"][1:] and all(t.endswith("h") for t in state["last"][1:])
+    assert state["played"] == SOLUTION_617[:6] + state["last"][1:]
+    # Turned off, nothing more goes home by itself; turned on again, it does.
+    off = client.post(f"/api/games/{auto['id']}/options", json={"auto_home": False}).json()
+    assert off["auto_home"] is False
+    assert client.post(f"/api/games/{auto['id']}/options", json={"auto_home": "yes"}).status_code == 422
+
+
+def test_restart_starts_the_clock_again(client: TestClient, clock: Clock) -> None:
+    gid = new_game(client)["id"]
+    clock.now += 30
+    move(client, gid, "7a")
+    clock.now += 5
+    again = client.post(f"/api/games/{gid}/restart").json()
+    assert again["moves"] == 0 and again["elapsed_seconds"] == 0
+    clock.now += 7
+    assert client.get(f"/api/games/{gid}").json()["elapsed_seconds"] == 7
+
+
+def test_a_random_deal_under_microsoft_rules_is_a_microsoft_number(client: TestClient) -> None:
+    state = new_game(client, rules="standard", random=True)
+    number = int(state["deal"].split()[1])
+    assert state["deal"].startswith("deal ") and 1 <= number <= 8_589_934_591
+    assert state["code"] == Deal(find_rules("standard"), number).code()
+    double = new_game(client, rules="double", random=True)
+    assert double["deal"].startswith("random deal ")

@@ -13,12 +13,19 @@ from fastapi.testclient import TestClient
 
 import serving
 from freecell import Deal, find_rules
+from freecell.advisor import Advisor
 from freecell.replay import replay
+from freecell.solver import SearchLimit
+from freecell.web.analysis import AnalysisService
+from freecell.web.assistance import Assistance
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    app = serving.make_app(Path(tmp_path_factory.mktemp("db")) / "games.db")
+    # The in-play limit (3 s) is about play; these tests are about answers, so a loaded
+    # machine must not turn a verdict into "unknown".
+    service = AnalysisService(Advisor(limit=SearchLimit(seconds=120, positions=300_000, memory_mb=1000)), workers=1)
+    app = serving.make_app(Path(tmp_path_factory.mktemp("db")) / "games.db", assistance=Assistance(service=service))
     with serving.client(app) as test_client:
         yield test_client
 
@@ -138,3 +145,43 @@ def test_a_hint_says_how_many_cards_its_move_carries(client: TestClient) -> None
         state = client.post(f"/api/games/{state['id']}/moves", json={"move": hint["move"]}).json()
         position = position.apply(move, rules)
     assert max(counts) > 1  # the line moves a run at least once
+
+
+def test_hints_are_counted_and_a_line_shown_marks_the_game_assisted(client: TestClient) -> None:
+    before = client.get("/api/stats").json()[0]
+    gid = new_game(client, rules="standard", deal=5)["id"]
+    assert poll(client, f"/api/games/{gid}/hint")["move"] is not None
+    poll(client, f"/api/games/{gid}/hint")
+    state = client.get(f"/api/games/{gid}").json()
+    assert state["hints"] == 2 and state["assisted"] is False
+    assert poll(client, f"/api/games/{gid}/analysis")["line"] is None
+    assert client.get(f"/api/games/{gid}").json()["assisted"] is False  # a verdict alone is no help
+    line = poll(client, f"/api/games/{gid}/analysis", line=True)["line"]
+    assert client.get(f"/api/games/{gid}").json()["assisted"] is True
+    for text in line:
+        state = client.post(f"/api/games/{gid}/moves", json={"move": text}).json()
+    assert state["outcome"] == "won"
+    standard = client.get("/api/stats").json()[0]
+    assert standard["assisted"] == before["assisted"] + 1
+    assert standard["won"] == before["won"]  # not counted as a win
+
+
+# Deal "ONE_MOVE_FROM_LOSING" of the browser tests after its losing move 8d: lost already.
+LOST_AT_THE_START = """Foundations: H-0 C-0 D-0 S-0
+Freecells: KC KD KH KS
+: 9H 6S 4C 2H 4D QC
+: 7S TH 5H 6C JD QS
+: 3S AC 2D 6H 4S JC
+: 2C 5S 4H QH QD JS
+: 2S JH 9D AH 5D TC
+: 6D 7H 7C 8S 8D TS
+: 7D 8C 3D TD 5C 9C
+: 3C 3H AS AD 9S 8H
+"""
+
+
+def test_a_deal_lost_before_any_move_says_so_and_asks_for_a_new_one(client: TestClient) -> None:
+    gid = new_game(client, rules="standard", board=LOST_AT_THE_START)["id"]
+    hint = poll(client, f"/api/games/{gid}/hint")
+    assert hint["verdict"] == "not-winnable" and hint["move"] is None
+    assert hint["text"].startswith("This deal cannot be won") and "undo" not in hint["text"]

@@ -138,7 +138,7 @@ def test_replay_names_the_first_illegal_move_and_exits_1() -> None:
     spoiled = " ".join(moves[:4] + ["1a", "1a"])
     result = _run("replay", "617", "-", stdin=spoiled)
     assert result.exit_code == 1
-    assert result.output == "move 5 ('1a') is illegal: cell a already holds JH\n"  # 7a 7b 7c b7 left JH in a
+    assert result.output == "move 5 ('1a') is illegal: cell a already holds J♥\n"  # 7a 7b 7c b7 left JH in a
     wrong_deal = _run("replay", "618", str(DATA / "solutions" / "fcsolve-617.txt"))
     assert wrong_deal.exit_code == 1 and wrong_deal.output.startswith("move ")
 

@@ -141,8 +141,22 @@ def test_random_deals_are_reproducible_from_their_seed(rules: Rules, seed: int) 
     assert Counter(shuffled_order(seed, rules.decks)) == Counter(full_deck(rules.decks))
 
 
-def test_random_deal_gives_a_seed_deal_under_the_rules() -> None:
+def test_random_deal_draws_a_microsoft_number_where_the_rules_deal_microsoft_deals() -> None:
     rules = find_rules("app", cells=2)
+    numbers = set()
+    for _ in range(20):
+        deal = random_deal(rules)
+        assert deal.kind is DealKind.NUMBER and deal.rules == rules
+        assert 1 <= deal.number <= MAX_DEAL
+        assert deal.position() == lay_out(microsoft_order(deal.number), rules)
+        assert Deal.from_code(deal.code()).position() == deal.position()
+        numbers.add(deal.number)
+    assert len(numbers) > 1
+    assert str(deal).startswith(f"deal {deal.number} ")
+
+
+def test_random_deal_shuffles_a_seed_for_the_double_deck() -> None:
+    rules = find_rules("double")
     deal = random_deal(rules)
     assert deal.kind is DealKind.SEED and deal.rules == rules
     assert Deal.from_code(deal.code()).position() == deal.position()

@@ -53,7 +53,7 @@ def test_an_illegal_or_malformed_move_changes_nothing() -> None:
     game = Game.new(Deal(STANDARD, 617))
     game.play("7a")
     before = (game.position, game.moves_made, game.score, len(game.history))
-    with pytest.raises(IllegalMoveError, match="cell a already holds JH"):
+    with pytest.raises(IllegalMoveError, match="cell a already holds J♥"):
         game.play("1a")
     with pytest.raises(InvalidMoveError, match="not a move: 'zz'"):
         game.play("zz")
@@ -241,6 +241,34 @@ def test_automatic_moves_are_a_rule_parameter() -> None:
     assert not is_safe_home(position, parse_card("3H"), safe)  # cannot go home at all
 
 
+def test_a_player_may_send_safe_cards_home_where_the_rules_move_nothing() -> None:
+    board = "Foundations: C-1\n: AH 4D\n: 2H\n: 9S\n"
+    game = _game(board, STANDARD)
+    assert game.play("1a")[0].notation == ("1a",)  # the preset sends nothing home by itself
+    game = _game(board, STANDARD)
+    game.auto_home = True
+    assert game.play("1a")[0].notation == ("1a", "1h")  # 2H waits for the ace of spades
+    game = _game("Foundations: C-1 S-1\n: AH 4D\n: 2H\n: 9S\n", STANDARD)
+    game.auto_home = True
+    assert game.play("1a")[0].notation == ("1a", "1h", "2h")  # both black aces home: 2H is safe
+    assert game.line == ["1a", "1h", "2h"]
+    game.auto_home = False
+    game.undo()
+    assert game.line == [] and game.position == game.start
+    assert game.redo().notation == ("1a",)  # played again as things are now: nothing goes home
+
+
+def test_the_line_holds_every_move_from_the_start_beyond_the_undo_limit() -> None:
+    rules = find_rules("app")  # an undo limit of 100 actions
+    game = _game(": 9S\n: 8H\n: KD\n", rules)
+    moves = ["2a", "a2", "21", "12"] * 30
+    for text in moves:
+        game.play(text)
+    assert game.line == moves and len(game.history) == 100
+    game.restart()
+    assert game.line == []
+
+
 # --- replay ----------------------------------------------------------------------------
 
 
@@ -249,7 +277,7 @@ def test_replay_names_the_first_illegal_move_with_its_number() -> None:
     with pytest.raises(ReplayError) as error:
         replay(start, STANDARD, ["7a", "7b", "7a"])
     assert (error.value.number, error.value.text) == (3, "7a")
-    assert str(error.value) == "move 3 ('7a') is illegal: cell a already holds JH"
+    assert str(error.value) == "move 3 ('7a') is illegal: cell a already holds J♥"
     with pytest.raises(ReplayError, match="move 1 \\('x9'\\) is illegal: not a move"):
         replay(start, STANDARD, ["x9"])
     assert replay(start, STANDARD, ["7a"]).cells[0] == parse_card("JH")

@@ -29,7 +29,7 @@ def test_every_lesson_plays_through_its_steps_to_its_goal(lesson_id: str) -> Non
 
 def test_an_illegal_move_is_refused_with_the_rules_reason() -> None:
     lesson = find_lesson("tableau")
-    with pytest.raises(LessonMistakeError, match="JC cannot go on 4C: a card goes on one rank higher in the other"):
+    with pytest.raises(LessonMistakeError, match="J♣ cannot go on 4♣: a card goes on one rank higher in the other"):
         lesson.check(lesson.start(), "32", 0)
     with pytest.raises(LessonMistakeError, match="not a move"):
         lesson.check(lesson.start(), "xyz", 0)

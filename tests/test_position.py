@@ -51,22 +51,22 @@ def test_alternate_colour_building(name: str) -> None:
     rules = find_rules(name)
     position = _board(BASIC, rules)
     assert _why(position, "12", rules) is None  # 5H on 6S
-    assert _why(position, "13", rules) == "5H cannot go on 6D: a card goes on one rank higher in the other colour"
-    assert _why(position, "14", rules) == "5H cannot go on 7C: a card goes on one rank higher in the other colour"
+    assert _why(position, "13", rules) == "5♥ cannot go on 6♦: a card goes on one rank higher in the other colour"
+    assert _why(position, "14", rules) == "5♥ cannot go on 7♣: a card goes on one rank higher in the other colour"
     assert _why(position, "15", rules) is None  # any card fills an empty column
     assert _why(position, "a5", rules) is None
     assert _why(position, "ah", rules) is None
-    assert _why(position, "1a", rules) == "cell a already holds AH"
+    assert _why(position, "1a", rules) == "cell a already holds A♥"
     assert _why(position, "1b", rules) is None
 
 
 def test_foundations_take_a_suit_from_its_ace_up() -> None:
     position = _board("Foundations: H-1 C-0 D-0 S-0\n: 2H 3H\n: 2C\n: AS\n", STANDARD)
-    assert _why(position, "1h", STANDARD) == "3H cannot go home yet: it needs the cards below it there first"
-    assert _why(position, "2h", STANDARD) == "2C cannot go home yet: it needs the cards below it there first"
+    assert _why(position, "1h", STANDARD) == "3♥ cannot go home yet: it needs the cards below it there first"
+    assert _why(position, "2h", STANDARD) == "2♣ cannot go home yet: it needs the cards below it there first"
     assert _why(position, "3h", STANDARD) is None
     wrong_pile = Move(Place.column(2), Place.foundation(2))
-    assert position.why_illegal(wrong_pile, STANDARD) == "AS does not belong on the hearts foundation"
+    assert position.why_illegal(wrong_pile, STANDARD) == "A♠ does not belong on the hearts foundation"
     after = position.apply(Move(Place.column(2), Place.foundation(3)), STANDARD)
     assert after.foundations == (0, 0, 1, 1)  # piles in suit order C D H S
 
@@ -88,7 +88,7 @@ def test_refusals_that_every_preset_shares() -> None:
     assert position.why_illegal(Move(Place.column(0), Place.cell(1), 2), STANDARD) == (
         "only one card at a time goes to a cell or a foundation"
     )
-    with pytest.raises(IllegalMoveError, match="cell a already holds AH"):
+    with pytest.raises(IllegalMoveError, match="cell a already holds A♥"):
         position.apply(Move(Place.column(0), Place.cell(0)), STANDARD)
 
 
@@ -142,7 +142,7 @@ def test_an_ordered_run_moves_as_one_and_a_broken_one_does_not() -> None:
     position = _board(": 9H 8S 7S 6D\n: TC\n: 8H\n", STANDARD)
     # 7S 6D is a run; 7S on 8S is not
     assert position.run_length(0, STANDARD.building) == 2
-    assert _why(position, "12", STANDARD) == "6D cannot go on TC: a card goes on one rank higher in the other colour"
+    assert _why(position, "12", STANDARD) == "6♦ cannot go on 10♣: a card goes on one rank higher in the other colour"
     assert position.why_illegal(Move(Place.column(0), Place.column(1), 4), STANDARD) == (
         "the 4 cards at the bottom of column 1 are not an ordered run"
     )
@@ -228,7 +228,7 @@ def test_building_by_suit(name: str) -> None:
     rules = find_rules(name)
     position = _board(": 5H\n: 6S\n: 6H\n", rules)
     assert _why(position, "13", rules) is None
-    assert _why(position, "12", rules) == "5H cannot go on 6S: a card goes on one rank higher of the same suit"
+    assert _why(position, "12", rules) == "5♥ cannot go on 6♠: a card goes on one rank higher of the same suit"
     runs = _board(": 8D 7H 6H\n: 8H\n: KC\n", rules)
     assert runs.run_length(0, rules.building) == 2
     assert runs.parse_move("12", rules).count == 2
@@ -297,8 +297,8 @@ def test_cardems_takes_back_to_a_cell_or_the_tableau_where_accepted() -> None:
     rules = find_rules("cardems")
     position = _board("Foundations: H-5 C-0 D-0 S-0\nFreecells: KC - - -\n: 6S\n: 6H\n", rules)
     assert _why(position, "hhb", rules) is None
-    assert _why(position, "hha", rules) == "cell a already holds KC"
-    assert _why(position, "hh2", rules) == "5H cannot go on 6H: a card goes on one rank higher in the other colour"
+    assert _why(position, "hha", rules) == "cell a already holds K♣"
+    assert _why(position, "hh2", rules) == "5♥ cannot go on 6♥: a card goes on one rank higher in the other colour"
     assert {"hh1", "hhb", "hhc", "hhd"} <= _moves(position, rules)
 
 

@@ -185,11 +185,20 @@ def _play_script(call: Any) -> list[tuple[str, int, Any]]:
         ask("POST", "/api/games/{id}/moves", {"move": "1a"})
     ask("POST", "/api/games", {"code": Deal(find_rules("eight-off"), 617).code()})
     ask("GET", "/api/games/{id}")
+    ask("POST", "/api/games", {"rules": "standard", "deal": 617, "moves": ["1a", "2b"], "auto_home": True})
+    ask("POST", "/api/games", {"rules": "standard", "deal": 617, "moves": ["1a", "1a"]})  # the 2nd is illegal
+    ask("POST", "/api/games", {"rules": "standard", "deal": 617, "moves": ["1a", 5]})
+    ask("POST", "/api/games", {"rules": "standard", "deal": 617, "moves": "1a"})
     ask("POST", "/api/games", {"rules": "standard", "deal": 3})
     ask("GET", "/api/current")
+    ask("POST", "/api/games/{id}/options", {"auto_home": True})
+    ask("POST", "/api/games/{id}/options", {"auto_home": False})
+    ask("POST", "/api/games/{id}/options", {})
+    ask("POST", "/api/games/{id}/options", {"auto_home": "yes"})
     ask("GET", "/api/games/{id}/destinations?source=1&count=1")
     ask("GET", "/api/games/{id}/destinations?source=q")
     hint = ask("GET", "/api/games/{id}/hint", settle=True)
+    ask("GET", "/api/games/{id}")  # the hint counted
     ask("POST", "/api/games/{id}/moves", {"move": hint["move"]})
     ask("POST", "/api/games/{id}/moves", {"move": "a1"})  # an illegal move: nothing in cell a
     ask("POST", "/api/games/{id}/moves", {"move": 38})  # the wrong shape
@@ -219,6 +228,7 @@ def _play_script(call: Any) -> list[tuple[str, int, Any]]:
     # win deal 3 under Baker's Game along the solver's line
     ask("POST", "/api/games", {"rules": "bakers-game", "deal": 3})
     line = ask("GET", "/api/games/{id}/analysis?line=true", settle=True)["line"]
+    ask("GET", "/api/games/{id}")  # the game assisted
     for move in line:
         ask("POST", "/api/games/{id}/moves", {"move": move})
     ask("POST", "/api/games/{id}/moves", {"move": "1h"})  # the game is won
@@ -265,6 +275,10 @@ def test_the_worker_answers_the_api_as_the_server_does(server: TestClient, worke
         assert (request, status, body) == (request, want_status, want_body)
     statuses = {status for _, status, _ in expected}
     assert {200, 201, 400, 404, 405, 409, 422} <= statuses
+    states = [body for _, _, body in expected if isinstance(body, dict) and "columns" in body]
+    assert any(state["hints"] == 1 for state in states) and any(state["assisted"] for state in states)
+    assert any(state["auto_home"] for state in states) and any(state["played"] == ["1a", "2b"] for state in states)
+    assert expected[1] == ("GET /api/current", 200, {"id": None})
     won = [body for request, _, body in expected if request.endswith("/moves") and isinstance(body, dict)]
     assert any(body.get("outcome") == "won" for body in won)
     # a random deal is not the same on both sides, but a winnable one is dealt, and graded

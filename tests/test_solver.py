@@ -194,7 +194,7 @@ def test_a_table_of_another_layout_is_refused() -> None:
 
 
 def test_a_limit_must_be_positive() -> None:
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(ValueError, match="above 0"):
         SearchLimit(seconds=0)
 
 

@@ -275,7 +275,7 @@ def test_stats_reads_the_store_under_xdg_data_home(tmp_path: Path) -> None:
         [sys.executable, "-m", "freecell", "stats", "--csv"], capture_output=True, text=True, timeout=60, env=env
     )
     assert done.returncode == 0, done.stderr
-    assert "standard,1,1,0,1,1,125.0,98" in done.stdout.splitlines()
+    assert "standard,1,1,0,1,1,125.0,98,0,0" in done.stdout.splitlines()
 
 
 @pytest.mark.parametrize("deals", ["5-1", "0-3", "1-99999999999"])

@@ -107,12 +107,51 @@ def test_stats_list_every_preset_and_exports_agree(store: Store) -> None:
     exported = json.loads(store.export_json())
     assert exported[0] == {
         "rules": "standard", "played": 1, "won": 1, "lost": 0, "current_streak": 1, "best_streak": 1,
-        "best_seconds": 321.5, "fewest_moves": 100,
+        "best_seconds": 321.5, "fewest_moves": 100, "assisted": 0, "hints": 0,
     }
     lines = store.export_csv().splitlines()
-    assert lines[0] == "rules,played,won,lost,current_streak,best_streak,best_seconds,fewest_moves"
-    assert lines[1] == "standard,1,1,0,1,1,321.5,100"
-    assert "app,1,0,1,0,0,," in lines
+    assert lines[0] == "rules,played,won,lost,current_streak,best_streak,best_seconds,fewest_moves,assisted,hints"
+    assert lines[1] == "standard,1,1,0,1,1,321.5,100,0,0"
+    assert "app,1,0,1,0,0,,,0,0" in lines
+
+
+def test_assisted_games_count_apart_from_wins_streaks_and_records() -> None:
+    results = [
+        result("won", 300, 120), result("won", 19, 80), result("won", 200, 110), result("lost"), result("won", 250, 95),
+    ]
+    results[1] = Result("g", "standard", "won", 19, 80, 1.0, assisted=True)
+    results[2] = Result("g", "standard", "won", 200, 110, 2.0, hints=3)
+    stats = preset_stats("standard", results)
+    assert (stats.played, stats.won, stats.lost, stats.assisted) == (4, 3, 1, 1)
+    assert (stats.current_streak, stats.best_streak) == (1, 2)  # the assisted win neither counts nor breaks
+    assert (stats.best_seconds, stats.fewest_moves) == (200, 95)
+    assert stats.hints == 3
+
+
+def test_a_file_without_the_assisted_columns_opens_and_gains_them(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript(  # the store as it was before results had assisted and hints
+        "CREATE TABLE games (id TEXT PRIMARY KEY, rules TEXT NOT NULL, cells INTEGER NOT NULL, deal_kind TEXT,"
+        " deal_number TEXT, board TEXT NOT NULL, lesson TEXT, created REAL NOT NULL);"
+        "CREATE TABLE events (game_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, move TEXT,"
+        " at REAL NOT NULL, PRIMARY KEY (game_id, seq));"
+        "CREATE TABLE results (id INTEGER PRIMARY KEY AUTOINCREMENT, game_id TEXT NOT NULL, rules TEXT NOT NULL,"
+        " outcome TEXT NOT NULL, seconds REAL NOT NULL, moves INTEGER NOT NULL, finished REAL NOT NULL);"
+        "INSERT INTO results (game_id, rules, outcome, seconds, moves, finished)"
+        " VALUES ('g', 'standard', 'won', 100, 90, 1.0);"
+        "PRAGMA user_version=1;"
+    )
+    old.close()
+    store = Store(path)
+    try:
+        assert store.results() == [Result("g", "standard", "won", 100, 90, 1.0)]
+        with store.writing() as writer:
+            writer.add_result(Result("h", "standard", "won", 50, 70, 2.0, assisted=True, hints=2))
+        standard = store.stats()[0]
+        assert (standard.won, standard.assisted, standard.best_seconds) == (1, 1, 100)
+    finally:
+        store.close()
 
 
 def test_default_path_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -138,7 +177,7 @@ def test_the_stats_command_prints_and_exports(tmp_path: Path) -> None:
     assert table.exit_code == 0
     assert table.output.splitlines()[1].split() == ["standard", "1", "1", "0", "1", "1", "2:05", "98"]
     exported = runner.invoke(main, ["stats", "--db", str(db), "--csv"]).output
-    assert exported.splitlines()[1] == "standard,1,1,0,1,1,125.0,98"
+    assert exported.splitlines()[1] == "standard,1,1,0,1,1,125.0,98,0,0"
     assert json.loads(runner.invoke(main, ["stats", "--db", str(db), "--json"]).output)[0]["fewest_moves"] == 98
     assert runner.invoke(main, ["stats", "--db", str(db), "--csv", "--json"]).exit_code == 2
 

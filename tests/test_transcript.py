@@ -139,7 +139,7 @@ def test_a_winning_solution_passes() -> None:
 
 
 def test_an_illegal_move_is_refused() -> None:
-    with pytest.raises(SolverError, match=r"move 1 \('3h'\) is illegal: KH cannot go home yet"):
+    with pytest.raises(SolverError, match=r"move 1 \('3h'\) is illegal: K♥ cannot go home yet"):
         verify(board(TWO_KINGS), STANDARD, ["3h", "2h", "1h"])
 
 
@@ -165,7 +165,7 @@ def test_a_move_legal_only_under_other_rules_is_refused() -> None:
     moves = ["21", "1h", "3h", "1h"]  # QH on KC: alternate colours, not the same suit
     verify(board(TWO_KINGS), STANDARD, moves)
     bakers = find_rules("bakers-game")
-    with pytest.raises(SolverError, match=r"move 1 \('21'\) is illegal: QH cannot go on KC"):
+    with pytest.raises(SolverError, match=r"move 1 \('21'\) is illegal: Q♥ cannot go on K♣"):
         verify(board(TWO_KINGS, bakers), bakers, moves)
 
 

@@ -338,13 +338,19 @@ class RangePlan:
                 yield from (deal for deal in range(start, end + 1) if deal not in stored)
 
 
+def check_range(rules: Rules, first: int, last: int) -> None:
+    """Raise ``ValueError`` for an empty range and :class:`InvalidDealError` beyond the
+    last deal ``rules`` can deal; needs no census, so a refused range opens no file."""
+    if first < 1 or last < first:
+        raise ValueError(f"a range runs from a first deal ≥ 1 to a last deal ≥ the first, not {first}-{last}")
+    Deal(rules, last)  # raises InvalidDealError beyond the last deal
+
+
 def plan_range(census: Census, rules: Rules, first: int, last: int, *, retry_limited: bool = False) -> RangePlan:
     """The deals from ``first`` to ``last`` still to solve (see :class:`RangePlan`).
     Raises ``ValueError`` for an empty range and :class:`InvalidDealError` beyond the last
     deal."""
-    if first < 1 or last < first:
-        raise ValueError(f"a range runs from a first deal ≥ 1 to a last deal ≥ the first, not {first}-{last}")
-    Deal(rules, last)  # raises InvalidDealError beyond the last deal
+    check_range(rules, first, last)
     if retry_limited:
         count = census.stored_count(rules.name, rules.cells, first, last, verdict=Verdict.LIMIT)
     else:

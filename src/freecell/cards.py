@@ -80,6 +80,12 @@ def card_name(card: Card) -> str:
     return RANK_LETTERS[card >> 2] + SUIT_LETTERS[card & 3]
 
 
+def card_label(card: Card) -> str:
+    """The card as players read it on the card's corner: ``10♠``, ``4♥``, ``K♣``."""
+    rank = card >> 2
+    return ("10" if rank == 9 else RANK_LETTERS[rank]) + SUIT_SYMBOLS[card & 3]
+
+
 def card_long_name(card: Card) -> str:
     """The spoken name, for screen readers: ``7 of hearts``."""
     return f"{RANK_NAMES[card >> 2]} of {SUIT_NAMES[card & 3]}"

@@ -160,5 +160,12 @@ def parse_deal_number(text: str) -> int:
 
 
 def random_deal(rules: Rules) -> Deal:
-    """A fresh random deal under ``rules``, reproducible from its seed and game code."""
+    """A fresh random deal under ``rules``, reproducible from its game code.
+
+    Where the ruleset deals Microsoft deals, it is a Microsoft deal number drawn from 1 to
+    :data:`MAX_DEAL` (FreeCell Pro's range), a number players can quote and compare across
+    programs; elsewhere (the double deck) a random seed of our shuffle.
+    """
+    if rules.dealer is Dealer.MICROSOFT:
+        return Deal(rules, 1 + secrets.randbelow(MAX_DEAL))
     return Deal(rules, secrets.randbits(64), DealKind.SEED)

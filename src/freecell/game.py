@@ -4,6 +4,12 @@ An *action* is one move as the player made it, followed by the automatic moves t
 ruleset plays after it. Under single-card rules a run asked for as one move becomes
 several actions, one per card, each undone on its own. The undo limit counts actions.
 
+**Safe cards home.** Besides the ruleset's own automatic moves, a game may send *safe*
+cards home by themselves when its player asks for it (``auto_home``, as Microsoft
+FreeCell does): a card goes home once every card that could be placed on it in the
+tableau is home already (under alternating colours, both cards of the other colour one
+rank lower), so nothing still in play could need it as a base. See :func:`is_safe_home`.
+
 Scoring follows :class:`~freecell.rules.Scoring`: the score is clamped at 0 after every
 move, and undo puts back the score exactly as it was before the action.
 
@@ -57,7 +63,10 @@ class Action:
 @dataclass
 class Game:
     """A game in progress under ``rules``, from ``start`` (a deal's layout or an imported
-    position). ``deal`` is None for an imported position, which has no game code."""
+    position). ``deal`` is None for an imported position, which has no game code.
+    ``auto_home`` sends safe cards home after each move (see the module's docstring);
+    ``line`` is every move played from the start, automatic ones included, in standard
+    notation."""
 
     rules: Rules
     start: Position
@@ -68,6 +77,8 @@ class Game:
     moves_made: int = field(init=False, default=0)
     history: deque[Action] = field(init=False)
     redo_stack: list[Action] = field(init=False, default_factory=list)
+    auto_home: bool = field(default=False, kw_only=True)
+    line: list[str] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.position = self.start
@@ -113,10 +124,13 @@ class Game:
         self.position, self.score, self.scored_cards = position, score, scored
         self.moves_made += 1
         self.history.append(action)
+        self.line.extend(notation)
         return action
 
     def _automatic_moves(self, position: Position) -> list[Move]:
         mode = self.rules.auto_moves
+        if mode is AutoMoves.NONE and self.auto_home:
+            mode = AutoMoves.SAFE
         moves: list[Move] = []
         while mode is not AutoMoves.NONE:
             move = next(
@@ -159,6 +173,7 @@ class Game:
         action = self.history.pop()
         self.position, self.score, self.scored_cards = action.before, action.score_before, action.scored_before
         self.moves_made -= 1
+        del self.line[len(self.line) - len(action.notation):]
         self.redo_stack.append(action)
         return action
 
@@ -181,6 +196,7 @@ class Game:
         self.moves_made = 0
         self.history.clear()
         self.redo_stack.clear()
+        self.line.clear()
 
     # --- questions ----------------------------------------------------------------------
 

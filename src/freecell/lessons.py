@@ -12,7 +12,7 @@ reached.
 >>> lesson.check(position, "3h", 0)
 Traceback (most recent call last):
 ...
-freecell.lessons.LessonMistakeError: 3C cannot go home yet: it needs the cards below it there first
+freecell.lessons.LessonMistakeError: 3♣ cannot go home yet: it needs the cards below it there first
 >>> position.notation(lesson.check(position, "1h", 0))
 '1h'
 """

@@ -14,7 +14,7 @@ from enum import IntEnum
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
-from freecell.cards import KING, Card, card_name, card_rank, card_suit, make_card
+from freecell.cards import KING, Card, card_label, card_rank, card_suit, make_card
 from freecell.rules import (
     Building,
     EmptyColumns,
@@ -326,16 +326,16 @@ class Position:
 
         if target_kind is _FOUNDATION:
             if card & 3 != target_index:
-                return f"{card_name(card)} does not belong on the {_SUIT_WORDS[target_index]} foundation"
+                return f"{card_label(card)} does not belong on the {_SUIT_WORDS[target_index]} foundation"
             if self.home_pile(card) is None:
-                return f"{card_name(card)} cannot go home yet: it needs the cards below it there first"
+                return f"{card_label(card)} cannot go home yet: it needs the cards below it there first"
             return None
         if target_kind is _CELL:
             if source_kind is _CELL:
                 return "a card does not move from one cell to another: it would change nothing"
             occupant = self.cells[target_index]
             if occupant is not None:
-                return f"cell {_cell_letter(target_index)} already holds {card_name(occupant)}"
+                return f"cell {_cell_letter(target_index)} already holds {card_label(occupant)}"
             return None
 
         # onto a column; one card is always a run of its own
@@ -349,7 +349,7 @@ class Position:
         if target_cards:
             onto = target_cards[-1]
             if not can_stack(moving, onto, rules.building):
-                return f"{card_name(moving)} cannot go on {card_name(onto)}: {_building_words(rules.building)}"
+                return f"{card_label(moving)} cannot go on {card_label(onto)}: {_building_words(rules.building)}"
         elif rules.empty_columns is _KINGS_ONLY and card_rank(moving) != KING:
             return "only a king may fill an empty column under these rules"
         if count > 1:

@@ -47,6 +47,20 @@ SITE_FILE: Final = "site.json"
 SERVICE_WORKER: Final = "sw.js"
 # What the browser does not need of our package: the command line and the FastAPI layer.
 _LEFT_OUT: Final = ("cli/", "web/static/", "web/app.py", "web/models.py", "web/security.py")
+# What the site does not need of the page's folder: the server's service worker and login
+# page (the site has its own service worker, written at its top with the build's version).
+_SERVER_ONLY: Final = ("sw.js", "locked.html")
+_VERSION_LINE: Final = 'const VERSION = "dev";'
+
+
+def _server_only(folder: str, names: list[str]) -> set[str]:
+    """For ``shutil.copytree``: what to leave out of the site's copy of ``web/static``."""
+    left_out = {name for name in names if name == "__pycache__"}
+    if Path(folder) == STATIC:
+        left_out |= {name for name in names if name in _SERVER_ONLY}
+    if Path(folder) == STATIC / "js":
+        left_out |= {SERVICE_WORKER}
+    return left_out
 
 
 class SiteError(RuntimeError):
@@ -161,10 +175,8 @@ def build_site(target: Path, *, pyodide: Path | None = None) -> Site:
     if target.is_dir():
         shutil.rmtree(target)
     target.mkdir(parents=True)
-    shutil.copytree(STATIC, target / "static", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(STATIC, target / "static", ignore=_server_only)
     shutil.copy2(STATIC / "index.html", target / "index.html")
-    # The service worker sits at the top, so that its scope is the whole site.
-    shutil.copy2(STATIC / "js" / SERVICE_WORKER, target / SERVICE_WORKER)
     (target / "pyodide").mkdir()
     for name in RUNTIME_FILES:
         shutil.copy2(runtime / name, target / "pyodide" / name)
@@ -172,12 +184,21 @@ def build_site(target: Path, *, pyodide: Path | None = None) -> Site:
     files = sorted(
         path.relative_to(target).as_posix() for path in target.rglob("*") if path.is_file()
     )
-    version = hashlib.sha256()
+    # The service worker sits at the top, so that its scope is the whole site; it carries
+    # the build's version, so that a browser installs the new one with a new build.
+    worker = (STATIC / "js" / SERVICE_WORKER).read_text()
+    digest = hashlib.sha256(worker.encode())
     for name in files:
-        version.update(name.encode() + b"\0" + _sha256(target / name).encode())
+        digest.update(name.encode() + b"\0" + _sha256(target / name).encode())
+    version = digest.hexdigest()[:16]
+    versioned = worker.replace(_VERSION_LINE, f'const VERSION = "{version}";')
+    if versioned == worker:
+        raise SiteError(f"js/{SERVICE_WORKER} has no line {_VERSION_LINE!r} to write the version in")
+    (target / SERVICE_WORKER).write_text(versioned)
+    files.append(SERVICE_WORKER)
     manifest = {
         "transport": "worker",
-        "version": version.hexdigest()[:16],
+        "version": version,
         "pyodide": "pyodide/",
         "pyodide_version": PYODIDE_VERSION,
         "package": "freecell.zip",

@@ -3,10 +3,14 @@
 A game in progress is kept as an append-only log: a ``games`` row says where it started
 (ruleset, cells, the deal or the imported board, the lesson), and ``events`` rows say what
 happened since, in order: ``move`` (with its notation), ``undo``, ``redo``, ``restart``,
-``pause``, ``resume`` and ``abandon``, each with the time it happened. Every write is
+``pause``, ``resume``, ``abandon``, ``hint`` (a hint was shown), ``assist`` (the solver's
+winning line was shown) and ``auto-on``/``auto-off`` (safe cards go home by themselves, or
+no longer), each with the time it happened. Every write is
 committed before the caller answers, so a killed server loses nothing: the game is rebuilt
 by replaying its log through the library. Finished games (won, lost, or abandoned when a
-new deal replaced them) are ``results`` rows, from which the statistics per preset come.
+new deal replaced them) are ``results`` rows, from which the statistics per preset come;
+an *assisted* result (the player used the solver's line) is counted apart, and does not
+count towards games won, streaks or records.
 
 The database runs in WAL mode, which keeps committed transactions through a crash of the
 process. One connection is shared under a lock, because uvicorn runs sync endpoints in a
@@ -38,7 +42,9 @@ from freecell.storage import StoreVersionError as StoreVersionError
 from freecell.storage import UnusableStoreError as UnusableStoreError
 
 SCHEMA_VERSION: Final = 1
-EVENT_KINDS: Final = ("move", "undo", "redo", "restart", "pause", "resume", "abandon")
+EVENT_KINDS: Final = (
+    "move", "undo", "redo", "restart", "pause", "resume", "abandon", "hint", "assist", "auto-on", "auto-off",
+)
 OUTCOMES: Final = ("won", "lost", "abandoned")
 
 _SCHEMA: Final = """
@@ -67,7 +73,9 @@ CREATE TABLE IF NOT EXISTS results (
     outcome TEXT NOT NULL,
     seconds REAL NOT NULL,
     moves INTEGER NOT NULL,
-    finished REAL NOT NULL
+    finished REAL NOT NULL,
+    assisted INTEGER NOT NULL DEFAULT 0,  -- the solver's line was shown in this game
+    hints INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS grades (
     game_id TEXT PRIMARY KEY REFERENCES games(id),
@@ -138,6 +146,8 @@ class Result:
     seconds: float
     moves: int
     finished: float
+    assisted: bool = False
+    hints: int = 0
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -146,8 +156,10 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class PresetStats:
-    """The statistics of one preset. ``lost`` counts abandoned games too; best time and
-    fewest moves are over won games (None before the first win)."""
+    """The statistics of one preset. ``played``, ``won``, ``lost``, the streaks and the
+    records leave out assisted games, counted in ``assisted``; ``lost`` counts abandoned
+    games too; best time and fewest moves are over won games (None before the first
+    win); ``hints`` is the number of hints shown in the games counted."""
 
     rules: str
     played: int
@@ -157,6 +169,8 @@ class PresetStats:
     best_streak: int
     best_seconds: float | None
     fewest_moves: int | None
+    assisted: int = 0
+    hints: int = 0
 
 
 STATS_FIELDS: Final = tuple(PresetStats.__dataclass_fields__)
@@ -188,8 +202,10 @@ class Writer:
 
     def add_result(self, result: Result) -> None:
         self._db.execute(
-            "INSERT INTO results (game_id, rules, outcome, seconds, moves, finished) VALUES (?, ?, ?, ?, ?, ?)",
-            (result.game_id, result.rules, result.outcome, result.seconds, result.moves, result.finished),
+            "INSERT INTO results (game_id, rules, outcome, seconds, moves, finished, assisted, hints)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (result.game_id, result.rules, result.outcome, result.seconds, result.moves, result.finished,
+             int(result.assisted), result.hints),
         )
 
     def set_current(self, game_id: str, *, lesson: bool = False) -> None:
@@ -211,6 +227,20 @@ class Store:
         self._db = open_store(path, GAME_STORE, readonly=readonly)
         self._db.execute("PRAGMA busy_timeout=5000")
         self._watch = None if readonly else FileWatch(path)
+        self.commits = 0  # writes committed since it was opened (the static site saves its file after each)
+        self._assist_columns = self._add_missing_columns(writable=not readonly)
+
+    def _add_missing_columns(self, *, writable: bool) -> bool:
+        """Bring a file written before the results had ``assisted`` and ``hints`` up to date
+        (the change is additive: older code still reads and writes the file). Answers
+        whether the columns are there (a file opened read-only is left as it is)."""
+        present = {row[1] for row in self._db.execute("PRAGMA table_info(results)")}
+        missing = [column for column in ("assisted", "hints") if column not in present]
+        if missing and not writable:
+            return False
+        for column in missing:
+            self._db.execute(f"ALTER TABLE results ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
+        return True
 
     def close(self) -> None:
         with self._lock:
@@ -232,6 +262,7 @@ class Store:
                 yield Writer(self._db)
                 self._watch.check()  # the last moment before the commit: a removed file keeps nothing
                 self._db.execute("COMMIT")
+                self.commits += 1
             except BaseException:
                 if self._db.in_transaction:  # a failed COMMIT may already have rolled back
                     with suppress(sqlite3.Error):
@@ -269,9 +300,14 @@ class Store:
         """Every finished game, oldest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT game_id, rules, outcome, seconds, moves, finished FROM results ORDER BY finished, id"
+                "SELECT game_id, rules, outcome, seconds, moves, finished, "
+                + ("assisted, hints" if self._assist_columns else "0, 0")
+                + " FROM results ORDER BY finished, id"
             ).fetchall()
-        return [Result(*row) for row in rows]
+        return [
+            Result(game_id, rules, outcome, seconds, moves, finished, assisted=bool(assisted), hints=hints)
+            for game_id, rules, outcome, seconds, moves, finished, assisted, hints in rows
+        ]
 
     def stats(self) -> list[PresetStats]:
         """One row per preset, in the registry's order (presets never played included)."""
@@ -294,6 +330,8 @@ class Store:
 
 def preset_stats(rules: str, results: list[Result]) -> PresetStats:
     """The statistics of ``results`` (one preset's finished games, oldest first)."""
+    assisted = [r for r in results if r.assisted]
+    results = [r for r in results if not r.assisted]
     wins = [r for r in results if r.outcome == "won"]
     streak = best = 0
     for result in results:
@@ -308,4 +346,6 @@ def preset_stats(rules: str, results: list[Result]) -> PresetStats:
         best_streak=best,
         best_seconds=min((r.seconds for r in wins), default=None),
         fewest_moves=min((r.moves for r in wins), default=None),
+        assisted=len(assisted),
+        hints=sum(r.hints for r in results),
     )

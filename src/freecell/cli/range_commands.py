@@ -28,6 +28,7 @@ from freecell.batch import (
     Deals,
     RangeRun,
     available_cores,
+    check_range,
     local_workers,
     open_backend,
     plan_range,
@@ -36,7 +37,7 @@ from freecell.batch import (
 )
 from freecell.census import Budget, Census, CensusError
 from freecell.cli.options import fail, resolve_rules, rules_options
-from freecell.deals import Deal, InvalidDealError, parse_deal_number
+from freecell.deals import InvalidDealError, parse_deal_number
 from freecell.report import Summary, summaries, write_csv, write_json, write_report
 from freecell.rules import Rules
 from freecell.solver import SearchLimit
@@ -118,9 +119,7 @@ def range_command(
     if jobs is not None and scheduler:
         fail("--jobs sizes the local pool; with --scheduler the cluster's workers do the work")
     try:  # checked before the store is opened, so that a refused range leaves no file behind
-        if first < 1 or last < first:
-            raise ValueError(f"a range runs from a first deal ≥ 1 to a last deal ≥ the first, not {deals}")
-        Deal(rules, last)
+        check_range(rules, first, last)
     except (ValueError, InvalidDealError) as error:
         fail(str(error))
     if scheduler is not None and scheduler.startswith("local:"):

@@ -37,6 +37,7 @@ from freecell.web.models import (
     CurrentGame,
     Destinations,
     ErrorBody,
+    GameOptions,
     GameState,
     Hint,
     LessonInfo,
@@ -212,6 +213,11 @@ def create_app(
     action("pause", "Stop the clock.")
     action("resume", "Start the clock again.")
 
+    @api.post("/games/{game_id}/options", response_model=GameState, responses=errors(400, 404, 409))
+    def options(game_id: str, body: GameOptions) -> Json:
+        """Turn on or off the sending of safe cards home after each move."""
+        return service.options(game_id, auto_home=body.auto_home)
+
     @api.post("/games/{game_id}/finish", response_model=GameState, responses=errors(404, 409))
     def finish(game_id: str) -> Json:
         """Play the trivially won finish; 409 if the game is not trivially won."""
@@ -229,16 +235,17 @@ def create_app(
     @api.get("/games/{game_id}/hint", response_model=Hint, responses=errors(404, 503))
     async def hint(game_id: str) -> Json:
         """The next move of a winning line; or that the position is lost; or, while the
-        solver thinks, ``pending`` (ask again)."""
+        solver thinks, ``pending`` (ask again). A hint given is counted in the game."""
         taken, asked = await run_in_threadpool(service.ask, game_id)
         if asked is not None:
             await asked.wait_async(assistance.hint_wait)
-        return await run_in_threadpool(assistance.hint, taken)
+        return await run_in_threadpool(service.hint_from, taken)
 
     @api.get("/games/{game_id}/analysis", response_model=AnalysisState, responses=errors(404, 503))
     def analysis(game_id: str, line: bool = False) -> Json:
         """The live verdict: winnable, not-winnable, unknown (the search reached its limit)
-        or pending; with ``line``, a winning line; when lost, the move that lost it."""
+        or pending; with ``line``, a winning line; when lost, the move that lost it. A line
+        shown marks the game assisted."""
         return service.analysis(game_id, line=line)
 
     @api.post("/games/{game_id}/rewind", response_model=GameState, responses=errors(404, 409))
@@ -256,9 +263,9 @@ def create_app(
         """The move calculator, for the position or for other numbers of empty places."""
         return service.capacity(game_id, empty_cells, empty_columns)
 
-    @api.get("/current", response_model=CurrentGame, responses=errors(404))
+    @api.get("/current", response_model=CurrentGame)
     def current() -> Json:
-        """The game a reloaded page continues."""
+        """The game a reloaded page continues: ``{"id": null}`` before the first game."""
         return service.current()
 
     @api.get("/stats", response_model=list[PresetStats])
@@ -300,6 +307,11 @@ def create_app(
     @app.get("/", include_in_schema=False, response_model=None)
     def index() -> Response:
         return FileResponse(STATIC / "index.html")
+
+    # Served from the root: a service worker controls only the pages under its own path.
+    @app.get("/sw.js", include_in_schema=False, response_model=None)
+    def service_worker() -> Response:
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app

@@ -23,7 +23,7 @@ from freecell.position import Move, Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult
 from freecell.web.analysis import AnalysisService, Answered
-from freecell.web.hint import describe, move_worth_trying
+from freecell.web.hint import describe, describe_briefly, move_worth_trying
 from freecell.web.session import Session
 from freecell.web.states import Json, move_hint, no_move_hint
 
@@ -41,12 +41,16 @@ class Snapshot:
     history: tuple[Action, ...]
     lesson: Lesson | None
     lesson_step: int
+    moves_made: int = 0
 
     @classmethod
     def of(cls, session: Session) -> Snapshot:
         """Take it (under the games' lock: it copies the history)."""
         game = session.game
-        return cls(session.id, game.rules, game.position, tuple(game.history), session.lesson, session.lesson_step)
+        return cls(
+            session.id, game.rules, game.position, tuple(game.history), session.lesson, session.lesson_step,
+            game.moves_made,
+        )
 
 
 class Solving(Protocol):
@@ -124,6 +128,11 @@ class Assistance:
             move = position.parse_move(analysis.next_move, rules)
             return _hint_for(move, position, verdict="winnable")
         if analysis.verdict is Verdict.NOT_WINNABLE:
+            if snapshot.moves_made == 0:  # nothing to undo: the deal itself is lost
+                return no_move_hint(
+                    "This deal cannot be won, whatever is played: our solver proved it. Deal a new one",
+                    verdict="not-winnable",
+                )
             return no_move_hint(
                 "This position can no longer be won: undo, or rewind to the last winnable position",
                 verdict="not-winnable",
@@ -169,9 +178,11 @@ class Assistance:
                     break
             return None
         plural = "s" if found.moves_back > 1 else ""
+        before = positions[found.index]
+        what = describe_briefly(before.parse_move(found.move, rules), before)
         return {
             "move": found.move, "moves_back": found.moves_back,
-            "text": f"The game could still be won before {found.move}, {found.moves_back} move{plural} ago",
+            "text": f"The game could still be won before {what} ({found.move}), {found.moves_back} move{plural} ago",
         }
 
     # --- winnable deals ------------------------------------------------------------------

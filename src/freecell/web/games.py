@@ -20,9 +20,10 @@ from typing import TypeVar
 
 from freecell.codes import decode_game_code
 from freecell.deals import Deal, random_deal
-from freecell.game import Outcome
+from freecell.game import Game, Outcome
 from freecell.lessons import find_lesson
 from freecell.position import Position
+from freecell.replay import ReplayError
 from freecell.rules import find_rules
 from freecell.store import Event, GameRecord, Store, Writer
 from freecell.web.session import NotTriviallyWonError, Session
@@ -83,13 +84,19 @@ class Games:
         random: bool = False,
         board: str | None = None,
         difficulty: str | None = None,
+        moves: list[str] | None = None,
+        auto_home: bool = False,
     ) -> Session:
         """A new game: deal number ``deal``, game ``code``, a ``random`` deal or an imported
-        ``board`` (a random deal when none is named). It replaces the game in progress,
-        which counts as lost or abandoned if a move was made in it.
+        ``board`` (a random deal when none is named), with ``moves`` (standard notation)
+        played from its start, as a shared link gives them, and safe cards sent home by
+        themselves with ``auto_home``. It replaces the game in progress, which counts as
+        lost or abandoned if a move was made in it.
 
         Raises ``ValueError`` subclasses with the library's message for an unknown ruleset,
-        cells the ruleset does not offer, a deal out of range, a bad code or a bad board.
+        cells the ruleset does not offer, a deal out of range, a bad code or a bad board,
+        and :class:`~freecell.replay.ReplayError` naming the first of ``moves`` that cannot
+        be played; nothing is stored then.
         """
         chosen = [name for name, value in (("deal", deal), ("code", code), ("board", board)) if value is not None]
         if random:
@@ -120,7 +127,11 @@ class Games:
             created=self.now(),
             difficulty=difficulty,
         )
-        return self._start(record)
+        at = record.created
+        events = [Event("move", at, text) for text in _checked(Game(the_rules, start), moves or [])]
+        if auto_home:
+            events.append(Event("auto-on", at))
+        return self._start(record, events)
 
     def create_lesson(self, lesson_id: str) -> Session:
         """A new game on the lesson's position; raises :class:`UnknownLessonError`."""
@@ -137,12 +148,17 @@ class Games:
         )
         return self._start(record)
 
-    def _start(self, record: GameRecord) -> Session:
+    def _start(self, record: GameRecord, events: list[Event] | None = None) -> Session:
         session = Session.start(record)
+        for event in events or []:
+            session.apply(event)
+        session.last = ()
         with self._lock:
             replaced = None if record.lesson else self._replaced(record.created)
             with self.store.writing() as writer:
                 writer.add_game(record)
+                for event in events or []:
+                    writer.add_event(record.id, event)
                 writer.set_current(record.id, lesson=record.lesson is not None)
                 if replaced is not None:
                     self._abandon(replaced, record.created, writer)
@@ -190,6 +206,17 @@ class Games:
                 session.last = ()
             return session
 
+    def note(self, game_id: str, kind: str) -> None:
+        """Log ``hint`` (a hint was shown) or ``assist`` (the solver's line was shown) for
+        a game still being played; an assist is logged once."""
+        with self._lock:
+            session = self._load(game_id)
+            if session.abandoned or session.lesson is not None or session.is_won():
+                return
+            if kind == "assist" and session.assisted:
+                return
+            self._commit(session, [Event(kind, self.now())])
+
     def finish(self, game_id: str) -> Session:
         """Play the trivially won finish to the end; raises :class:`NotTriviallyWonError`."""
         with self._lock:
@@ -222,3 +249,14 @@ class Games:
         except BaseException:
             self._sessions.pop(session.id, None)  # rebuilt from the log next time
             raise
+
+
+def _checked(game: Game, moves: list[str]) -> list[str]:
+    """``moves`` played through ``game`` one by one: each must be legal where it comes.
+    Raises :class:`ReplayError` naming the first that is not."""
+    for number, text in enumerate(moves, start=1):
+        try:
+            game.play(text)
+        except ValueError as error:
+            raise ReplayError(number, text, str(error)) from None
+    return moves

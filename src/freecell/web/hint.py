@@ -6,7 +6,7 @@ replaces :func:`hint_move` with a search that leads to a win.
 
 from __future__ import annotations
 
-from freecell.cards import card_name
+from freecell.cards import card_label
 from freecell.game import Game
 from freecell.notation import cell_letter
 from freecell.position import Move, Place, PlaceKind, Position, can_stack
@@ -57,12 +57,28 @@ def _rank(move: Move, position: Position, rules: Rules, undone: Position | None)
 
 
 def describe(move: Move, position: Position) -> str:
-    """The hint as a sentence: ``Move 9C from column 3 onto TD in column 8``."""
-    source, target = move.source, move.target
+    """The hint as a sentence, cards named as players read them:
+    ``Move 9♣ from column 3 onto 10♦ in column 8``."""
+    return f"Move {_what(move, position)} from {_where(move.source)} {_to(move.target, position)}"
+
+
+def describe_briefly(move: Move, position: Position) -> str:
+    """The move as a phrase, e.g. ``the move of 5♠ to a free cell``."""
+    target = move.target
+    if target.kind is PlaceKind.CELL:
+        where = "to a free cell"
+    elif target.kind is PlaceKind.FOUNDATION:
+        where = "home"
+    else:
+        where = _to(target, position)
+    return f"the move of {_what(move, position)} {where}"
+
+
+def _what(move: Move, position: Position) -> str:
+    source = move.source
     card = position.columns[source.index][-move.count] if source.kind is PlaceKind.COLUMN else position.card_at(source)
     assert card is not None
-    what = card_name(card) if move.count == 1 else f"the {move.count} cards from {card_name(card)}"
-    return f"Move {what} from {_where(source)} {_to(target, position)}"
+    return card_label(card) if move.count == 1 else f"the {move.count} cards from {card_label(card)}"
 
 
 def _where(place: Place) -> str:
@@ -81,4 +97,4 @@ def _to(target: Place, position: Position) -> str:
     column = position.columns[target.index]
     if not column:
         return f"to the empty column {target.index + 1}"
-    return f"onto {card_name(column[-1])} in column {target.index + 1}"
+    return f"onto {card_label(column[-1])} in column {target.index + 1}"

@@ -1,15 +1,12 @@
-"""The JSON bodies of the API (see ``docs/api.md``), and how a session becomes a state."""
+"""The JSON bodies of the API (see ``docs/api.md``) as pydantic models: the server checks
+requests with them and describes the API for OpenAPI; the values are made in
+:mod:`freecell.web.states`."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from freecell.rules import Rules
-from freecell.web import states
-from freecell.web.session import Session
-from freecell.web.states import source_char as source_char  # re-exported
 
 
 class ErrorBody(BaseModel):
@@ -32,18 +29,10 @@ class RulesInfo(BaseModel):
     single_card_moves: bool
     tap_to_foundation: bool
 
-    @classmethod
-    def of(cls, rules: Rules) -> RulesInfo:
-        return cls(**states.rules_info(rules))
-
 
 class RulesEntry(RulesInfo):
     text: str = Field(description="the rules panel for the preset; paragraphs separated by a blank line")
     help: str = Field(description="our own help, the same on every preset")
-
-    @classmethod
-    def entry(cls, rules: Rules) -> RulesEntry:
-        return cls(**states.rules_entry(rules))
 
 
 class Foundation(BaseModel):
@@ -96,6 +85,14 @@ class GameState(BaseModel):
     difficulty: Literal["easy", "medium", "hard"] | None = Field(
         None, description="the grade of a deal dealt as winnable only"
     )
+    played: list[str] = Field(
+        default_factory=list, description="every move from the start, automatic ones included (for a shared link)"
+    )
+    hints: int = Field(0, description="hints shown in this game")
+    assisted: bool = Field(
+        False, description="the solver's winning line was shown: the game does not count towards wins"
+    )
+    auto_home: bool = Field(False, description="safe cards go home by themselves")
 
 
 class NewGame(BaseModel):
@@ -108,6 +105,16 @@ class NewGame(BaseModel):
     random: bool = False
     board: str | None = Field(None, max_length=20_000)
     winnable: bool = Field(False, description="deal only a random deal that the solver has won")
+    moves: list[str] | None = Field(
+        None, max_length=2000, description="moves in standard notation played from the start (a shared link's)"
+    )
+    auto_home: bool = Field(False, description="send safe cards home by themselves")
+
+
+class GameOptions(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    auto_home: bool = Field(description="send safe cards home by themselves after each move")
 
 
 class MoveRequest(BaseModel):
@@ -146,7 +153,7 @@ class AnalysisState(BaseModel):
 
 
 class CurrentGame(BaseModel):
-    id: str
+    id: str | None = Field(description="the game a reloaded page continues; null when none was started")
 
 
 class LessonInfo(BaseModel):
@@ -155,15 +162,3 @@ class LessonInfo(BaseModel):
     summary: str
     steps: int
 
-
-# --- from the library to JSON (the values are made in freecell.web.states) ----------------
-
-
-def capacity_detail(rules: Rules, empty_cells: int, empty_columns: int) -> CapacityDetail:
-    """:func:`freecell.web.states.capacity_detail` as its model."""
-    return CapacityDetail(**states.capacity_detail(rules, empty_cells, empty_columns))
-
-
-def game_state(session: Session, now: float, *, played: bool = False) -> GameState:
-    """:func:`freecell.web.states.game_state` as its model."""
-    return GameState.model_validate(states.game_state(session, now, played=played))

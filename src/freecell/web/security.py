@@ -7,7 +7,9 @@ It does what Jupyter does for its local server, in this order, before any handle
    else is 421. A page that rebinds its own name to 127.0.0.1 is refused here.
 2. **Origin**: a request that carries an ``Origin`` must come from the server's own origin
    (``http://`` + its Host); anything else is 403.
-3. **The token**: everything but the page's address ``/`` and its static files needs it,
+3. **The token**: everything but the page's address ``/``, its static files and its
+   service worker's script ``/sw.js`` (a static file that must be served from the root to
+   control the page) needs it,
    as ``Authorization: token T`` (scripts) or the cookie set by the first visit to
    ``/?token=T`` (the page), never in the address of an API call; without it, 401 with
    a ``detail``. ``/?token=T`` sets the cookie and redirects to ``/`` without the token,
@@ -37,6 +39,8 @@ from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+SERVICE_WORKER: Final = "/sw.js"
 
 LOOPBACK_NAMES: Final = ("127.0.0.1", "localhost", "::1")
 TOKEN_QUERY: Final = "token"
@@ -129,7 +133,7 @@ class Guard:
         path = request.url.path
         if path == "/" and method in ("GET", "HEAD"):
             return self.page(request)
-        if path.startswith("/static/"):
+        if path.startswith("/static/") or path == SERVICE_WORKER:
             return None
         if TOKEN_QUERY in request.query_params:
             return _refuse(401, "a token in the address is taken only by the page at /: "

@@ -81,7 +81,8 @@ class Service:
 
     def new_game(
         self, *, rules: str = "standard", cells: int | None = None, deal: int | None = None, code: str | None = None,
-        random: bool = False, board: str | None = None, winnable: bool = False,
+        random: bool = False, board: str | None = None, winnable: bool = False, moves: list[str] | None = None,
+        auto_home: bool = False,
     ) -> Json:
         difficulty = None
         if winnable:
@@ -90,7 +91,7 @@ class Service:
             code, difficulty = self.assistance.winnable_code(find_rules(rules, cells=cells))
         session = self.games.create(
             rules=rules, cells=cells, deal=deal, code=code, random=random and not winnable,
-            board=board, difficulty=difficulty,
+            board=board, difficulty=difficulty, moves=moves, auto_home=auto_home,
         )
         return self.state(session.id)
 
@@ -100,6 +101,10 @@ class Service:
     def act(self, game_id: str, kind: str) -> Json:
         """One of :data:`ACTIONS`."""
         return self.state(self.games.act(game_id, kind).id)
+
+    def options(self, game_id: str, *, auto_home: bool) -> Json:
+        """Safe cards sent home by themselves after each move, or not."""
+        return self.state(self.games.act(game_id, "auto-on" if auto_home else "auto-off").id)
 
     def finish(self, game_id: str) -> Json:
         return self.state(self.games.finish(game_id).id)
@@ -125,12 +130,23 @@ class Service:
 
     def hint(self, game_id: str) -> Json:
         """The hint without waiting for the solver (the server's handler waits up to
-        ``assistance.hint_wait`` between :meth:`ask` and the hint)."""
+        ``assistance.hint_wait`` between :meth:`ask` and :meth:`hint_from`)."""
         taken, _ = self.ask(game_id)
-        return self.assistance.hint(taken)
+        return self.hint_from(taken)
+
+    def hint_from(self, taken: Snapshot) -> Json:
+        """The hint for the snapshot's position; a hint that names a move is counted in the game."""
+        answer = self.assistance.hint(taken)
+        if answer["move"] is not None:
+            self.games.note(taken.game_id, "hint")
+        return answer
 
     def analysis(self, game_id: str, *, line: bool = False) -> Json:
-        return self.assistance.state(self.snapshot(game_id), with_line=line)
+        """The live verdict; a winning line shown marks the game assisted."""
+        answer = self.assistance.state(self.snapshot(game_id), with_line=line)
+        if answer["line"]:
+            self.games.note(game_id, "assist")
+        return answer
 
     def rewind(self, game_id: str) -> Json:
         losing = self.assistance.losing_move(self.snapshot(game_id))
@@ -151,10 +167,8 @@ class Service:
         return capacity_detail(rules, cells, columns)
 
     def current(self) -> Json:
-        game_id = self.games.current()
-        if game_id is None:
-            raise GameNotFoundError("no game has been started yet")
-        return {"id": game_id}
+        """The game a reloaded page continues: ``{"id": None}`` before the first game."""
+        return {"id": self.games.current()}
 
     def stats(self) -> list[Json]:
         return [
@@ -215,6 +229,7 @@ class Service:
             ("GET", game, lambda game_id, **_: ok(self.state(game_id, played=False))),
             ("POST", game + "/moves", lambda game_id, body, **_: ok(self.move(game_id, **fields(body, MOVE)))),
             *(("POST", f"{game}/{kind}", action(kind)) for kind in ACTIONS),
+            ("POST", game + "/options", lambda game_id, body, **_: ok(self.options(game_id, **fields(body, OPTIONS)))),
             ("POST", game + "/finish", lambda game_id, **_: ok(self.finish(game_id))),
             ("GET", game + "/destinations",
              lambda game_id, params, **_: ok(self.destinations(game_id, **fields(params, DESTINATIONS, query=True)))),
@@ -242,7 +257,8 @@ class ShapeError(Exception):
 
 
 # name: (type, required, default, bounds): a str's bounds are (None, max length); an
-# int's, (least, most). The body models are strict (no "3" for 3); a query is not.
+# int's, (least, most); a list's (of strings), (None, most items). The body models are
+# strict (no "3" for 3); a query is not.
 Spec = dict[str, tuple[type, bool, object, tuple[int | None, int | None]]]
 NEW_GAME: Final[Spec] = {
     "rules": (str, False, "standard", (None, 64)),
@@ -252,7 +268,10 @@ NEW_GAME: Final[Spec] = {
     "random": (bool, False, False, (None, None)),
     "board": (str, False, None, (None, 20_000)),
     "winnable": (bool, False, False, (None, None)),
+    "moves": (list, False, None, (None, 2000)),
+    "auto_home": (bool, False, False, (None, None)),
 }
+OPTIONS: Final[Spec] = {"auto_home": (bool, True, None, (None, None))}
 MOVE: Final[Spec] = {"move": (str, True, None, (None, 32))}
 DESTINATIONS: Final[Spec] = {"source": (str, True, None, (None, 3)), "count": (int, False, 1, (1, 104))}
 ANALYSIS: Final[Spec] = {"line": (bool, False, False, (None, None))}
@@ -260,7 +279,7 @@ CAPACITY: Final[Spec] = {
     "empty_cells": (int, False, None, (0, 16)),
     "empty_columns": (int, False, None, (0, 16)),
 }
-_TYPE_NAMES: Final = {str: "string", int: "integer", bool: "boolean"}
+_TYPE_NAMES: Final = {str: "string", int: "integer", bool: "boolean", list: "list"}
 _TRUE: Final = ("1", "true", "t", "yes", "y", "on")
 _FALSE: Final = ("0", "false", "f", "no", "n", "off")
 
@@ -287,6 +306,14 @@ def fields(given: object, spec: Spec, *, query: bool = False) -> dict[str, Any]:
             continue
         if query:
             value, problem = _from_text(value, kind)
+        elif kind is list:  # a list of strings
+            if not isinstance(value, list):
+                problem = "Input should be a valid list"
+            else:
+                wrong += [f"{name}.{i}: Input should be a valid string" for i, item in enumerate(value)
+                          if not isinstance(item, str)]
+                if most is not None and len(value) > most:
+                    problem = f"List should have at most {most} items after validation, not {len(value)}"
         elif kind is int and (isinstance(value, bool) or not isinstance(value, int)):
             problem = "Input should be a valid integer"
         elif kind is not int and not isinstance(value, kind):

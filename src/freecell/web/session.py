@@ -1,5 +1,7 @@
 """A game as the server keeps it: the library's :class:`~freecell.game.Game`, the
-server-side clock, the lesson being taught, and what the last request played.
+server-side clock, the lesson being taught, what the last request played, the hints
+asked for, and whether the solver's line was used (an *assisted* game, which does not
+count towards wins, streaks or records).
 
 A session changes only through :meth:`Session.apply`, one logged event at a time, so that
 replaying a game's log rebuilds exactly the session that wrote it.
@@ -75,6 +77,8 @@ class Session:
     last: tuple[str, ...] = ()
     abandoned: bool = False
     moved: bool = False
+    hints: int = 0
+    assisted: bool = False
 
     @classmethod
     def start(cls, record: GameRecord) -> Session:
@@ -115,7 +119,10 @@ class Session:
         return finishing_moves(self.game.position)
 
     def result(self, outcome: str, at: float) -> Result:
-        return Result(self.id, self.record.rules, outcome, self.clock.elapsed(at), self.game.moves_made, at)
+        return Result(
+            self.id, self.record.rules, outcome, self.clock.elapsed(at), self.game.moves_made, at,
+            assisted=self.assisted, hints=self.hints,
+        )
 
     # --- checking a request before it is logged ------------------------------------------
 
@@ -166,8 +173,7 @@ class Session:
             clock.resume(event.at)
             self.last = game.redo().notation
         elif event.kind == "restart":
-            if clock.stopped_at is not None:  # playing a won deal again: a new attempt
-                self.clock = Clock(event.at)
+            self.clock = Clock(event.at)  # the clock starts again with the deal
             game.restart()
             self.last = ()
         elif event.kind == "pause":
@@ -179,3 +185,11 @@ class Session:
         elif event.kind == "abandon":
             clock.stopped_at = event.at
             self.abandoned = True
+        elif event.kind == "hint":
+            self.hints += 1
+        elif event.kind == "assist":
+            self.assisted = True
+        elif event.kind in ("auto-on", "auto-off"):
+            game.auto_home = event.kind == "auto-on"
+        if event.kind in ("hint", "assist", "auto-on", "auto-off"):
+            self.last = ()

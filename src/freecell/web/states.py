@@ -111,6 +111,10 @@ def game_state(session: Session, now: float, *, played: bool = False) -> Json:
         "lesson": lesson,
         "abandoned": session.abandoned,
         "difficulty": session.record.difficulty,
+        "played": list(game.line),
+        "hints": session.hints,
+        "assisted": session.assisted,
+        "auto_home": game.auto_home,
     }
 
 

@@ -127,10 +127,14 @@ class Api:
         self.service = Service(Store(Path(db_path)), Assistance(service=self.queue))
 
     def answer(self, method: str, path: str, query: str, body_text: str) -> str:
-        """One request, its body as JSON text (empty for none); ``{"status", "body"}`` as JSON."""
+        """One request, its body as JSON text (empty for none); ``{"status", "body",
+        "changed"}`` as JSON, ``changed`` when the store committed a write (a hint counted
+        by a GET too), which the worker saves to IndexedDB before the page hears of it."""
         body = json.loads(body_text) if body_text else None
+        store = self.service.store
+        commits = store.commits
         status, value = self.service.handle(method, path, query, body)
-        return json.dumps({"status": status, "body": value})
+        return json.dumps({"status": status, "body": value, "changed": store.commits != commits})
 
     def next_job(self) -> str | None:
         return self.queue.next_job()

@@ -61,8 +61,14 @@ export function setupAdvice({ options, current, accept, toast }) {
     }
     showVerdict(answer?.verdict ?? "unknown");
     const losing = answer?.losing_move;
-    $("losing").hidden = !losing;
-    if (losing) {
+    // A deal lost before any move has nothing to go back to: a new deal is the way on.
+    const lostDeal = answer?.verdict === "not-winnable" && state.moves === 0 && !state.can_undo;
+    $("losing").hidden = !losing && !lostDeal;
+    $("rewind").hidden = !losing;
+    $("losing-new").hidden = !lostDeal;
+    if (lostDeal) {
+      $("losing-text").textContent = "This deal cannot be won, whatever is played: our solver proved it.";
+    } else if (losing) {
       $("losing-text").textContent = losing.text;
       $("rewind").textContent = `Go back ${losing.moves_back} move${losing.moves_back === 1 ? "" : "s"}`;
     }

@@ -1,7 +1,8 @@
-// The JSON API of docs/api.md. Every call returns the parsed body or throws an ApiError
-// that carries the server's sentence for the player. Served by `freecell play`, calls go
-// to the server; in the static site (`freecell site`), to the site's Web Worker, which
-// answers with the same Python.
+// The JSON API of docs/api.md: the page's one transport. Every call returns the parsed
+// body or throws an ApiError that carries the server's sentence for the player; status 0
+// means the server could not be reached (the page then says so and keeps its table).
+// Served by `freecell play`, calls go to the server; in the static site (`freecell site`),
+// to the site's Web Worker, which answers with the same Python.
 
 import { connectSite } from "./site.js";
 
@@ -72,6 +73,7 @@ export const api = {
   restart: (id) => call("POST", `${game(id)}/restart`),
   pause: (id) => call("POST", `${game(id)}/pause`),
   resume: (id) => call("POST", `${game(id)}/resume`),
+  options: (id, options) => call("POST", `${game(id)}/options`, options),
   finish: (id) => call("POST", `${game(id)}/finish`),
   hint: (id) => call("GET", `${game(id)}/hint`),
   analysis: (id, { line = false } = {}) => call("GET", `${game(id)}/analysis${line ? "?line=true" : ""}`),

@@ -48,6 +48,13 @@ export function cardLabel(card) {
   return `${rank} of ${SUITS[card[1]].name}`;
 }
 
+const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+/** The card as players read it on its corner: "10♠", "4♥". */
+export function cardText(card) {
+  return `${RANK_SHOWN[card[0]] ?? card[0]}${SUIT_SIGNS[card[1]]}`;
+}
+
 /** The card one rank lower in the same suit, or null below an ace. */
 export function cardBelow(card) {
   const value = rankValue(card);

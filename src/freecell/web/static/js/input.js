@@ -135,7 +135,8 @@ function flyBack(drag) {
 /**
  * Wire the keyboard. `keys` answers: typed(buffer) -> "sent" | "wait" | "bad",
  * submit(buffer), undo(), redo(), hint(), newGame(), stepForward(), stepBack() (the solution
- * viewer's "." and ","), escape(), activate(element), show(buffer).
+ * viewer's "." and ","), escape(), activate(element), show(buffer), and widen(step) -> bool
+ * (the arrow keys take one card more or fewer of a run into the selection).
  */
 export function wireKeyboard(keys) {
   let buffer = "";
@@ -185,6 +186,10 @@ export function wireKeyboard(keys) {
       keys.show(buffer);
       return;
     }
+    if ((key === "ArrowUp" || key === "ArrowDown") && !buffer && keys.widen(key === "ArrowUp" ? 1 : -1)) {
+      event.preventDefault();
+      return;
+    }
     if (key === "Enter" || key === " ") {
       if (buffer) {
         event.preventDefault();
@@ -211,7 +216,8 @@ export function wireKeyboard(keys) {
       command();
       return;
     }
-    if (!/^[0-9a-pv]$/.test(lower)) {
+    // "s" only names a suit, after the "h" of a take-back ("hs1").
+    if (!/^[0-9a-pv]$/.test(lower) && !(lower === "s" && buffer === "h")) {
       return;
     }
     event.preventDefault();

@@ -4,13 +4,15 @@
 import { setupAdvice } from "./advice.js";
 import { api } from "./api.js";
 import { deal, play, snapshot } from "./animate.js";
-import { suitOf, suitSymbols } from "./cards.js";
+import { cardLabel, cardText, suitOf, suitSymbols } from "./cards.js";
 import { wireKeyboard, wirePointer } from "./input.js";
+import { linkRequest, setupShare } from "./links.js";
+import { setupMenu } from "./menu.js";
 import { setupPanels } from "./panels.js";
 import { moveText, placeKind, readTyped } from "./places.js";
 import { ordered, tapsToFoundation } from "./runs.js";
 import { setupSolution } from "./solution.js";
-import { formatTime, showStatus, toast } from "./status.js";
+import { clearToast, formatTime, showStatus, toast } from "./status.js";
 import { placeElements, renderTable, sourceCards } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -27,6 +29,8 @@ let token = 0;
 let panels = null;
 let advice = null;
 let solution = null;
+let menu = null;
+let drawn = ""; // the felt's size the table was last laid out for
 
 // --- drawing ---------------------------------------------------------------------------
 
@@ -65,10 +69,13 @@ function focusSelector(el) {
 
 function render() {
   const focused = focusSelector(document.activeElement);
-  renderTable(tableEl, state, frame);
-  decorate();
+  // The panels first: the table is sized to the room they leave.
   panels.update(state);
   showStatus(state, elapsed(), panels.options, { newGame, restart, undo });
+  drawn = `${frame.clientWidth}x${frame.clientHeight}`;
+  renderTable(tableEl, state, frame);
+  decorate();
+  menu.update();
   // Keyboard users keep their place: the card or place they were on keeps the focus.
   if (focused) {
     tableEl.querySelector(focused)?.focus({ preventScroll: true });
@@ -99,6 +106,12 @@ async function accept(next, overrides = new Map(), byViewer = false) {
   const before = snapshot(tableEl);
   const wasPlaying = state?.outcome === "playing";
   const sameGame = state?.id === next.id;
+  // A message about the table before is stale once a move is made, a deal dealt or a game won.
+  if (!sameGame || next.moves !== state.moves || next.outcome !== state.outcome) {
+    clearToast();
+  }
+  $("offline").hidden = true;
+  remember(next);
   state = next;
   receivedAt = performance.now();
   selection = null;
@@ -133,7 +146,9 @@ function run(action, { quiet = false } = {}) {
       return true;
     } catch (error) {
       // In a lesson the explanation shows in the lesson's panel instead.
-      if (!quiet && !state?.lesson) {
+      if (error.status === 0) {
+        $("offline").hidden = false; // the last table stays in view
+      } else if (!quiet && !state?.lesson) {
         toast(error.message);
       }
       panels.lessonMistake(state, error.message);
@@ -152,7 +167,18 @@ function sendMove(text, overrides) {
 
 const undo = () => run(async () => accept(await api.undo(state.id)));
 const redo = () => run(async () => accept(await api.redo(state.id)));
-const restart = () => run(async () => accept(await api.restart(state.id)));
+/** Back to the start of the deal, once the player has confirmed it when moves were made. */
+async function restart() {
+  const playing = state && state.outcome === "playing" && state.moves > 0;
+  if (playing && !(await panels.confirm({
+    title: "Restart this deal?",
+    text: `The ${state.moves} move${state.moves === 1 ? "" : "s"} played will be taken back and the clock starts again.`,
+    ok: "Restart",
+  }))) {
+    return;
+  }
+  await run(async () => accept(await api.restart(state.id)));
+}
 const finish = () => run(async () => accept(await api.finish(state.id)));
 
 async function togglePause() {
@@ -178,6 +204,10 @@ async function showHint() {
       toast(answer.text, "info");
       return;
     }
+    if (!state.lesson) {
+      state.hints = (state.hints ?? 0) + 1; // as the server counted it
+      showStatus(state, elapsed(), panels.options, { newGame, restart, undo });
+    }
     const source = answer.source;
     const cards = sourceCards(tableEl, source, 1);
     hint = { source, target: answer.target, count: answer.count ?? 1, card: cards[0]?.dataset.card ?? null };
@@ -193,6 +223,24 @@ function clearSelection() {
   targets = [];
   token += 1;
   decorate();
+  announceSelection();
+}
+
+/**
+ * The arrow keys: one card more (`step` 1) or fewer (-1) of the ordered run under the
+ * selected card of a column. Answers whether the selection changed.
+ */
+function widen(step) {
+  if (!selection || placeKind(selection.source).kind !== "column") {
+    return false;
+  }
+  const column = state.columns[placeKind(selection.source).index];
+  const count = selection.count + step;
+  if (count < 1 || count > column.length || !ordered(column.slice(column.length - count), state.rules)) {
+    return false;
+  }
+  select({ source: selection.source, count, card: column[column.length - count] });
+  return true;
 }
 
 /** Check a card can be picked up; returns {source, count, card} or null with a message. */
@@ -214,9 +262,31 @@ function pickable(cardEl) {
   return { source, count, card: cardEl.dataset.card };
 }
 
+/** Tell a screen reader what is held: "Selected 7 of hearts and the 2 cards on it". */
+function announceSelection() {
+  const el = $("announce-selection");
+  if (!selection) {
+    el.textContent = "";
+    return;
+  }
+  const more = selection.count - 1;
+  const on = more ? ` and the ${more === 1 ? "card" : `${more} cards`} on it` : "";
+  const where = targets.length ? ` It may go to ${targets.map(placeName).join(", ")}.` : "";
+  el.textContent = `Selected ${cardLabel(selection.card)}${on}.${where}`;
+}
+
+function placeName(place) {
+  const kind = placeKind(place);
+  if (kind.kind === "foundation") {
+    return "its foundation";
+  }
+  return kind.kind === "column" ? `column ${place}` : `free cell ${place}`;
+}
+
 async function select(chosen, known = null) {
   selection = chosen;
   targets = [];
+  announceSelection();
   if (hint && hint.source !== chosen.source) {
     hint = null; // picking up the hinted cards keeps the hint's target lit
   }
@@ -227,6 +297,7 @@ async function select(chosen, known = null) {
     if (mine === token) {
       targets = answer.targets;
       decorate();
+      announceSelection();
     }
   } catch (error) {
     toast(error.message);
@@ -249,7 +320,7 @@ async function tap(el) {
     const double = lastTap && lastTap.key === card.dataset.key && now - lastTap.time < 450;
     lastTap = double ? null : { key: card.dataset.key, time: now };
     if (double && !card.dataset.foundation) {
-      await sendMove(`${card.dataset.source}h`);
+      await sendUseful(card);
       return;
     }
   }
@@ -290,6 +361,39 @@ async function tap(el) {
     return;
   }
   await select(chosen);
+}
+
+/**
+ * A double-click's move: home when the card may go there; else to a free cell (as most
+ * FreeCell programs do); else onto a column where it fits, an occupied one first. The
+ * server says where the card may legally go.
+ */
+async function sendUseful(card) {
+  const chosen = pickable(card);
+  if (!chosen) {
+    return;
+  }
+  clearSelection();
+  const single = chosen.count === 1;
+  let answer;
+  try {
+    answer = await api.destinations(state.id, chosen.source, chosen.count);
+  } catch (error) {
+    toast(error.message);
+    return;
+  }
+  const targets = answer.targets;
+  const fromCell = placeKind(chosen.source).kind === "cell";
+  const columns = targets.filter((t) => placeKind(t).kind === "column");
+  const occupied = columns.filter((t) => state.columns[placeKind(t).index].length > 0);
+  const choice = (single && targets.includes("h") ? "h" : null)
+    ?? (single && !fromCell ? targets.find((t) => placeKind(t).kind === "cell") : null)
+    ?? occupied[0] ?? columns[0] ?? null;
+  if (choice === null) {
+    toast(`${cardText(chosen.card)} has nowhere to go: no free cell, and no column where it fits.`, "info");
+    return;
+  }
+  await sendMove(moveText(chosen.source, choice, chosen.count));
 }
 
 function pickUp(cardEl) {
@@ -366,46 +470,96 @@ const keys = {
   escape: () => { clearSelection(); hint = null; decorate(); },
   activate: (el) => tap(el),
   show: showTyped,
+  widen,
 };
 
 // --- start -----------------------------------------------------------------------------
 
-/** A link to a deal (`?code=FC1-…`, or `?deal=617&rules=standard`) deals it, once. */
-async function linkedGame(params) {
-  const code = params.get("code");
-  const number = params.get("deal");
-  if (!code && !number) {
-    return null;
+/** Keep the last state, so that the table stays in view when the server cannot be reached. */
+function remember(next) {
+  try {
+    localStorage.setItem("freecell.lastState", JSON.stringify(next));
+  } catch {
+    // Storage full or refused: the page works on without it.
   }
-  history.replaceState(null, "", window.location.pathname); // a reload continues, not deals again
-  const body = code ? { code } : { rules: params.get("rules") ?? "standard", deal: Number(number) };
-  const cells = params.get("cells");
-  if (!code && cells) {
-    body.cells = Number(cells);
+}
+
+/** The game a link asks for, once the player agrees to leave a game in progress. */
+async function openLink(link) {
+  // A reload continues the game instead of dealing the link again.
+  window.history.replaceState(null, "", window.location.pathname);
+  const current = await api.current();
+  const playing = current.id ? await api.state(current.id).catch(() => null) : null;
+  if (playing && playing.outcome === "playing" && playing.moves > 0 && !playing.lesson && !(await panels.confirm({
+    title: "Open the shared deal?",
+    text: "The game in progress will be abandoned and count as a loss in the statistics.",
+    ok: "Open it",
+  }))) {
+    return playing;
   }
-  return api.newGame(body).catch((error) => {
-    toast(error.message);
-    return null;
-  });
+  try {
+    return await api.newGame({ ...link, auto_home: panels.options.autoHome });
+  } catch (error) {
+    if (error.status === 0) {
+      throw error;
+    }
+    toast(`This link cannot be opened: ${error.message}`);
+    return playing;
+  }
 }
 
 async function load() {
   const params = new URLSearchParams(window.location.search);
-  const wanted = params.get("game");
-  let first = await linkedGame(params);
-  if (!first && wanted) {
-    first = await api.state(wanted).catch(() => null);
-  }
-  if (!first) {
-    const current = await api.current().catch(() => null);
-    if (current?.id) {
-      first = await api.state(current.id).catch(() => null);
+  const link = linkRequest(window.location.search);
+  let first = null;
+  try {
+    if (link) {
+      first = await openLink(link);
+    } else if (params.get("game")) {
+      first = await api.state(params.get("game")).catch((error) => {
+        if (error.status === 0) {
+          throw error;
+        }
+        return null;
+      });
     }
-  }
-  if (!first) {
-    first = await api.newGame({ rules: "standard", random: true });
+    if (!first) {
+      const current = await api.current();
+      if (current.id) {
+        first = await api.state(current.id).catch(() => null);
+      }
+    }
+    if (!first) {
+      first = await api.newGame({ rules: "standard", random: true, auto_home: panels.options.autoHome });
+    }
+    // The player's choice of sending safe cards home holds in every game they play.
+    if (!first.lesson && first.outcome === "playing" && !first.abandoned && first.auto_home !== panels.options.autoHome) {
+      first = await api.options(first.id, { auto_home: panels.options.autoHome });
+    }
+  } catch (error) {
+    if (error.status !== 0) {
+      throw error;
+    }
+    offline();
+    return;
   }
   await accept(first);
+}
+
+/** The server cannot be reached: say so, and show the last table it sent. */
+function offline() {
+  $("offline").hidden = false;
+  if (!state) {
+    try {
+      const last = JSON.parse(localStorage.getItem("freecell.lastState") ?? "null");
+      if (last) {
+        state = last;
+        render();
+      }
+    } catch {
+      // Nothing usable was kept: the message alone shows.
+    }
+  }
 }
 
 function wireButtons() {
@@ -417,6 +571,12 @@ function wireButtons() {
   $("auto-finish").addEventListener("click", finish);
   $("pause").addEventListener("click", togglePause);
   $("resume").addEventListener("click", togglePause);
+  $("retry").addEventListener("click", () => {
+    $("offline").hidden = true;
+    const retry = state?.id ? run(async () => accept(await api.state(state.id))) : load();
+    retry.catch(() => offline());
+  });
+  $("losing-new").addEventListener("click", () => panels.openNewGame(state));
   $("copy-code").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(state.code);
@@ -434,13 +594,21 @@ function wireButtons() {
       $("timer").textContent = formatTime(elapsed());
     }
   }, 500);
-  let width = window.innerWidth;
-  window.addEventListener("resize", () => {
-    if (state && window.innerWidth !== width) {
-      width = window.innerWidth;
-      render();
+  // The table is laid out again whenever the felt changes size: a resize, a rotation, or
+  // a panel above it opening or closing.
+  let queued = false;
+  new ResizeObserver(() => {
+    if (queued) {
+      return;
     }
-  });
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      if (state && `${frame.clientWidth}x${frame.clientHeight}` !== drawn) {
+        render();
+      }
+    });
+  }).observe(frame);
 }
 
 document.body.insertAdjacentHTML("afterbegin", suitSymbols());
@@ -456,6 +624,11 @@ panels = setupPanels({
     }
   },
   current: () => state,
+  setAutoHome: (on) => {
+    if (state && !state.lesson && state.outcome === "playing" && !state.abandoned) {
+      run(async () => accept(await api.options(state.id, { auto_home: on })));
+    }
+  },
 });
 advice = setupAdvice({ options: panels.options, current: () => state, accept: (next) => accept(next), toast });
 solution = setupSolution({
@@ -463,7 +636,12 @@ solution = setupSolution({
   act: (request) => run(async () => accept(await request(state.id), new Map(), true)),
   toast,
 });
+menu = setupMenu();
+setupShare({ current: () => state, toast });
 wireButtons();
 wirePointer(tableEl, { tap, pickUp, drop, cancelDrag: clearSelection });
 wireKeyboard(keys);
 load().catch((error) => toast(error.message));
+// Installed on a phone's home screen, the page opens from the service worker's cache. The
+// script sits beside the page: the server's /sw.js, or the static site's own.
+navigator.serviceWorker?.register("sw.js").catch(() => {});

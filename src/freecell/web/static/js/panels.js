@@ -61,10 +61,11 @@ function readOptions() {
     showTimer: localStorage.getItem("freecell.hideTimer") !== "1",
     calculator: localStorage.getItem("freecell.calculator") === "1",
     showVerdict: localStorage.getItem("freecell.hideVerdict") !== "1",
+    autoHome: localStorage.getItem("freecell.autoHome") === "1",
   };
 }
 
-export function setupPanels({ accept, toast, rerender, current }) {
+export function setupPanels({ accept, toast, rerender, current, setAutoHome }) {
   let rulesList = null;
   let lessonsList = null;
   const options = readOptions();
@@ -74,8 +75,18 @@ export function setupPanels({ accept, toast, rerender, current }) {
 
   // --- confirmation and New game -------------------------------------------------------
 
-  function confirm() {
+  const LEAVE = {
+    title: "Leave this game?",
+    text: "The game in progress will be abandoned and count as a loss in the statistics.",
+    ok: "Leave it",
+  };
+
+  /** Ask before something that cannot be taken back; resolves true when the player agrees. */
+  function confirm(question = LEAVE) {
     const dialog = $("confirm-dialog");
+    $("confirm-title").textContent = question.title;
+    $("confirm-text").textContent = question.text;
+    $("confirm-ok").textContent = question.ok;
     return new Promise((resolve) => {
       dialog.returnValue = "";
       // The "close" event comes a task later: when the dialog is asked again at once, the
@@ -176,6 +187,7 @@ export function setupPanels({ accept, toast, rerender, current }) {
         body.winnable = true;
       }
     }
+    body.auto_home = options.autoHome;
     try {
       const state = await api.newGame(body);
       $("new-dialog").close("deal");
@@ -207,16 +219,25 @@ export function setupPanels({ accept, toast, rerender, current }) {
   async function showStats() {
     const rows = await api.stats();
     const titles = new Map((await loadRules()).map((r) => [r.name, r.title]));
-    const body = rows.map((row) => {
-      const rate = row.played ? `${Math.round((100 * row.won) / row.played)}%` : "—";
-      return `<tr><th scope="row">${escape(titles.get(row.rules) ?? row.rules)}</th><td>${row.played}</td>`
-        + `<td>${row.won}</td><td>${row.lost}</td><td>${rate}</td><td>${row.current_streak}</td>`
-        + `<td>${row.best_streak}</td><td>${seconds(row.best_seconds)}</td><td>${row.fewest_moves ?? "—"}</td></tr>`;
-    }).join("");
+    const rate = (row) => (row.played ? `${Math.round((100 * row.won) / row.played)}%` : "—");
+    const body = rows.map((row) => `<tr><th scope="row">${escape(titles.get(row.rules) ?? row.rules)}</th>`
+      + `<td>${row.played}</td><td>${row.won}</td><td>${row.lost}</td><td>${rate(row)}</td><td>${row.current_streak}</td>`
+      + `<td>${row.best_streak}</td><td>${seconds(row.best_seconds)}</td><td>${row.fewest_moves ?? "—"}</td>`
+      + `<td>${row.hints}</td><td>${row.assisted}</td></tr>`).join("");
+    // On a phone each preset is a short block instead of a row of eleven cells.
+    const blocks = rows.map((row) => `<li><strong>${escape(titles.get(row.rules) ?? row.rules)}</strong>`
+      + `<span>${row.played} played · ${row.won} won (${rate(row)}) · ${row.lost} lost</span>`
+      + `<span>Streak ${row.current_streak} · best streak ${row.best_streak}</span>`
+      + `<span>Best time ${seconds(row.best_seconds)} · fewest moves ${row.fewest_moves ?? "—"}</span>`
+      + `<span>Hints ${row.hints} · assisted games ${row.assisted}</span></li>`).join("");
     $("stats-table").innerHTML = rows.length === 0
       ? "<p>No games finished yet.</p>"
       : `<table class="stats"><thead><tr><th>Rules</th><th>Played</th><th>Won</th><th>Lost</th><th>Won %</th>`
-        + `<th>Streak</th><th>Best streak</th><th>Best time</th><th>Fewest moves</th></tr></thead><tbody>${body}</tbody></table>`;
+        + `<th>Streak</th><th>Best streak</th><th>Best time</th><th>Fewest moves</th><th>Hints</th>`
+        + `<th>Assisted</th></tr></thead><tbody>${body}</tbody></table>`
+        + `<ul class="stats-list">${blocks}</ul>`
+        + `<p class="assisted-note">Games where the solution was shown are counted as assisted: they count `
+        + "neither as played nor won, nor in streaks and records.</p>";
   }
 
   async function startLesson(id) {
@@ -272,6 +293,13 @@ export function setupPanels({ accept, toast, rerender, current }) {
   }
 
   // Each "show" box is remembered in localStorage under freecell.hide<Name>.
+  $("auto-home").checked = options.autoHome;
+  $("auto-home").addEventListener("change", (event) => {
+    options.autoHome = event.target.checked;
+    localStorage.setItem("freecell.autoHome", options.autoHome ? "1" : "0");
+    setAutoHome(options.autoHome);
+  });
+
   for (const [box, option, key] of [
     ["show-score", "showScore", "hideScore"],
     ["show-timer", "showTimer", "hideTimer"],

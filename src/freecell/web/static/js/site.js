@@ -1,7 +1,6 @@
 // The static site's side of the page (freecell site DIR): when the page finds site.json
 // beside it, its API requests go to a Web Worker running our Python under Pyodide instead
-// of a server. Shows the loading screen, keeps the site offline with a service worker,
-// and makes the statistics exports in the browser.
+// of a server. Shows the loading screen and makes the statistics exports in the browser.
 
 export async function connectSite() {
   let manifest = null;
@@ -14,16 +13,7 @@ export async function connectSite() {
   if (manifest?.transport !== "worker") {
     return null; // served by `freecell play`: requests go to the server
   }
-  keepOffline(manifest);
-  return new Site(manifest);
-}
-
-function keepOffline(manifest) {
-  if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register(`sw.js?v=${manifest.version}`).catch((error) => {
-      console.warn("the site cannot be kept offline:", error);
-    });
-  }
+  return new Site(manifest); // main.js registers the site's service worker, sw.js beside the page
 }
 
 class Site {

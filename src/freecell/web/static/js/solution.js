@@ -111,6 +111,8 @@ export function setupSolution({ current, act, toast }) {
     }
     if (answer?.verdict === "winnable" && answer.line?.length) {
       line = answer.line;
+      // The server has marked the game assisted: show it so.
+      act((id) => api.state(id));
     } else if (answer === null) {
       $("solution-message").textContent = "The solver is still thinking. Try Solution again in a moment.";
     } else {

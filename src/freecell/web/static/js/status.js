@@ -17,6 +17,12 @@ export function toast(text, kind = "error") {
   toastTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 4500 : 6000);
 }
 
+/** Put away the message on show: it spoke of a table that has changed since. */
+export function clearToast() {
+  clearTimeout(toastTimer);
+  $("toast").hidden = true;
+}
+
 export function formatTime(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   const h = Math.floor(s / 3600);
@@ -40,6 +46,10 @@ export function showStatus(state, elapsed, options, actions) {
   $("paused-cover").hidden = !state.paused;
   $("game-code").textContent = state.code ?? (state.lesson ? "lesson — no game code" : "imported position — no game code");
   $("copy-code").hidden = !state.code;
+  $("share").hidden = !state.code;
+  $("hints-box").hidden = !state.hints;
+  $("hints").textContent = String(state.hints ?? 0);
+  $("assisted-box").hidden = !state.assisted;
   const replaced = state.abandoned ? " (replaced by a newer game)" : "";
   const grade = state.difficulty ? ` · ${state.difficulty}` : "";
   $("deal-label").textContent = `${state.rules.title} · ${state.deal}${grade}${replaced}`;
@@ -73,7 +83,9 @@ function showOutcome(state, actions) {
     return b;
   };
   if (state.outcome === "won") {
-    $("banner-text").textContent = `You won! ${state.moves} moves in ${formatTime(state.elapsed_seconds)}.`;
+    const hints = state.hints ? `, with ${state.hints} hint${state.hints === 1 ? "" : "s"}` : "";
+    const assisted = state.assisted ? " The solution was shown, so this win does not count in the statistics." : "";
+    $("banner-text").textContent = `You won! ${state.moves} moves in ${formatTime(state.elapsed_seconds)}${hints}.${assisted}`;
     banner.className = "banner won";
     button("New game", actions.newGame, true);
     button("Play this deal again", actions.restart);

@@ -1,9 +1,10 @@
-// The static site's service worker (copied to the site's top folder by `freecell site`):
+// The static site's service worker (copied to the site's top folder by `freecell site`,
+// which writes the build's version in it, so that a new build installs a new worker):
 // on install it caches every file that site.json lists, then serves the site from that
 // cache, so the game starts and plays with no network at all. site.json itself is asked
 // of the network first, so that a new build is found when there is a network.
 
-const VERSION = new URL(self.location.href).searchParams.get("v") ?? "dev";
+const VERSION = "dev";
 const CACHE = `freecell-site-${VERSION}`;
 const ROOT = new URL("./", self.location.href).href;
 

@@ -5,28 +5,78 @@
 import { cardBelow, cardLabel, cardSvg, emptyFoundationSvg, SUITS } from "./cards.js";
 import { cellChar, columnChar } from "./places.js";
 
-const MIN_CARD = 54;
+// Below MIN_CARD the corner indices are hard to read: the felt scrolls sideways instead.
+const MIN_CARD = 32;
 const MAX_CARD = 136;
+const RATIO = 1.4;
+// A fan shows each covered card's corner index (the top 0.24 of the card). It closes up
+// when a column grows tall: cards are sized so that a column of 12 fits with the index
+// whole (LEGIBLE_FAN); a taller column closes further, to TIGHTEST_FAN, showing most of it.
+const NATURAL_FAN = 0.27;
+const LEGIBLE_FAN = 0.22;
+const TIGHTEST_FAN = 0.16;
+const SIZED_FOR = 12;
 
 function escape(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** Gap between cards, padding inside the felt and the column headings' height. */
+function spacing(width, height) {
+  if (width < 500 || height < 420) {
+    return { gap: 4, pad: 4, heading: 22 };
+  }
+  if (width < 760) {
+    return { gap: 6, pad: 8, heading: 22 };
+  }
+  return { gap: width < 1200 ? 10 : 16, pad: width < 1200 ? 12 : 20, heading: 28 };
+}
+
 /**
- * Card width, gap and padding for a frame `width` pixels wide with `height` pixels below
- * its top edge: the widest cards such that the top row and a column of thirteen cards,
- * fanned at ease, fit in that height.
+ * The table's geometry in a frame `width` × `height` pixels: the widest cards such that
+ * the columns span the width and the top rows and a column of 13 cards (closed up) fit
+ * the height. The top row lines up with the columns: cells over the first columns,
+ * foundations over the last. Where cells and foundations outnumber the columns (Eight
+ * Off, Double FreeCell), they take two rows when the height allows it at no cost to the
+ * cards' size, or else one row of smaller slots spanning the columns' width.
  */
 export function measure(state, width, height = Infinity) {
   const columns = state.columns.length;
-  const top = state.cells.length + state.foundations.length + (state.cells.length ? 0.5 : 0);
-  const units = Math.max(columns, top);
-  const gap = width < 760 ? 6 : width < 1200 ? 10 : 16;
-  const pad = width < 760 ? 8 : 20;
-  const byWidth = Math.floor((width - 2 * pad - (units - 1) * gap) / units);
-  const byHeight = Math.floor((height - 2 * pad - 60) / (2 + 12 * 0.27) / 1.4);
-  const cardW = Math.max(MIN_CARD, Math.min(MAX_CARD, byWidth, byHeight));
-  return { cardW, cardH: Math.round(cardW * 1.4), gap, pad };
+  const cells = state.cells.length;
+  const foundations = state.foundations.length;
+  const slots = cells + foundations;
+  const { gap, pad, heading } = spacing(width, height);
+  const byWidth = Math.floor((width - 2 * pad - (columns - 1) * gap) / columns);
+  const column = 1 + (SIZED_FOR - 1) * LEGIBLE_FAN;
+  // Height taken apart from the cards: padding, the gap under the top rows, the headings.
+  const fixed = (rows) => 2 * pad + rows * (gap + 4) + heading + 6;
+  const byHeight = (rows, slotShare) => Math.floor((height - fixed(rows)) / ((rows * slotShare + column) * RATIO));
+  const fit = (limit) => Math.max(MIN_CARD, Math.min(MAX_CARD, byWidth, limit));
+  let rows = 1;
+  let cardW = fit(byHeight(1, 1));
+  let slotW = cardW;
+  if (slots > columns) {
+    const share = (columns * (cardW + gap) - gap - (slots - 1) * gap) / slots / cardW;
+    const oneRow = fit(byHeight(1, share));
+    const twoRows = fit(byHeight(2, 1));
+    if (twoRows >= oneRow) {
+      rows = 2;
+      cardW = twoRows;
+      slotW = cardW;
+    } else {
+      cardW = oneRow;
+      slotW = Math.floor((columns * (cardW + gap) - gap - (slots - 1) * gap) / slots);
+    }
+  }
+  const cardH = Math.round(cardW * RATIO);
+  const slotH = Math.round(slotW * RATIO);
+  const topHeight = rows * slotH + (rows - 1) * gap;
+  return {
+    cardW, cardH, slotW, slotH, gap, pad, heading, rows, columns,
+    tableWidth: columns * cardW + (columns - 1) * gap,
+    // Room left for the columns' fans below the top rows and the headings.
+    columnHeight: height - 2 * pad - topHeight - (gap + 4) - heading - 6,
+  };
 }
 
 function cardHtml(card, attrs) {
@@ -81,7 +131,7 @@ function foundationsHtml(state, keys) {
   }).join("");
 }
 
-function columnHtml(state, column, index, size, keys) {
+function columnHtml(state, column, index, keys) {
   const place = columnChar(index);
   const cards = column.map((card, i) => cardHtml(card, {
     "data-key": keys.next(card), "data-source": place, "data-index": i, "data-count": column.length - i,
@@ -93,25 +143,10 @@ function columnHtml(state, column, index, size, keys) {
     + `data-place="${place}">${cards}</div></div>`;
 }
 
-/**
- * Fan the columns' cards and size the columns. Set through the DOM, not as style="…" in the
- * markup, which the page's Content-Security-Policy (style-src 'self') refuses.
- */
-function fan(root, state, size) {
-  root.querySelectorAll(".tableau .column").forEach((columnEl, index) => {
-    const length = state.columns[index].length;
-    const height = length ? (length - 1) * size.offsets[index] + size.cardH : size.cardH;
-    columnEl.style.height = `${Math.ceil(height)}px`;
-    columnEl.querySelectorAll(":scope > .card").forEach((cardEl, i) => {
-      cardEl.style.top = `${Math.round(i * size.offsets[index])}px`;
-    });
-  });
-}
-
 /** Fan offsets: a comfortable spacing that closes up so a tall column fits `available`. */
 function offsets(state, cardH, available) {
-  const natural = cardH * 0.27;
-  const tightest = cardH * 0.15;
+  const natural = cardH * NATURAL_FAN;
+  const tightest = cardH * TIGHTEST_FAN;
   return state.columns.map((column) => {
     if (column.length < 2) {
       return natural;
@@ -121,24 +156,62 @@ function offsets(state, cardH, available) {
   });
 }
 
-/** Render `state` into `root` (the table element inside the scrolling frame). */
+/**
+ * Where each slot of the top rows goes in the grid: cells from the left, foundations
+ * from the right, on one row or (cells, then foundations) on two.
+ */
+function slotPlaces(state, size) {
+  const cells = state.cells.length;
+  const foundations = state.foundations.length;
+  if (size.rows === 2) {
+    return [
+      ...state.cells.map((_, i) => [1, i + 1]),
+      ...state.foundations.map((_, i) => [2, size.columns - foundations + i + 1]),
+    ];
+  }
+  const tracks = Math.max(size.columns, cells + foundations);
+  return [
+    ...state.cells.map((_, i) => [1, i + 1]),
+    ...state.foundations.map((_, i) => [1, tracks - foundations + i + 1]),
+  ];
+}
+
+/**
+ * Render `state` into `root` (the table element inside the scrolling `frame`), sized to
+ * the frame as it is now. Positions are set through the CSSOM, never as style attributes
+ * in markup, so the page runs under a strict Content Security Policy.
+ */
 export function renderTable(root, state, frame) {
-  const frameTop = frame.getBoundingClientRect().top + window.scrollY;
-  const size = measure(state, frame.clientWidth, window.innerHeight - frameTop);
-  const chrome = size.cardH + 2 * size.pad + 40;
-  const available = Math.max(size.cardH * 3, window.innerHeight - frameTop - chrome - 16);
-  size.offsets = offsets(state, size.cardH, available);
-  root.style.setProperty("--card-w", `${size.cardW}px`);
-  root.style.setProperty("--card-h", `${size.cardH}px`);
-  root.style.setProperty("--gap", `${size.gap}px`);
-  root.style.setProperty("--pad", `${size.pad}px`);
+  const size = measure(state, frame.clientWidth, frame.clientHeight);
+  const fans = offsets(state, size.cardH, size.columnHeight);
+  const tracks = size.rows === 2 ? size.columns : Math.max(size.columns, state.cells.length + state.foundations.length);
+  const properties = {
+    "--card-w": size.cardW, "--card-h": size.cardH, "--slot-w": size.slotW, "--slot-h": size.slotH,
+    "--gap": size.gap, "--pad": size.pad, "--heading": size.heading, "--table-w": size.tableWidth,
+  };
+  for (const [name, value] of Object.entries(properties)) {
+    root.style.setProperty(name, `${value}px`);
+  }
+  root.style.setProperty("--columns", String(size.columns));
+  root.style.setProperty("--top-tracks", String(tracks));
+  root.dataset.rows = String(size.rows);
   const keys = new Keys();
-  const columns = state.columns.map((column, i) => columnHtml(state, column, i, size, keys)).join("");
-  root.innerHTML = `<div class="top-row">`
-    + `<div class="cells" role="group" aria-label="free cells">${cellsHtml(state, keys)}</div>`
-    + `<div class="foundations" role="group" aria-label="foundations">${foundationsHtml(state, keys)}</div>`
-    + `</div><div class="tableau">${columns}</div>`;
-  fan(root, state, size);
+  const columns = state.columns.map((column, i) => columnHtml(state, column, i, keys)).join("");
+  root.innerHTML = `<div class="top-row" role="group" aria-label="free cells and foundations">`
+    + `${cellsHtml(state, keys)}${foundationsHtml(state, keys)}</div><div class="tableau">${columns}</div>`;
+  const places = slotPlaces(state, size);
+  root.querySelectorAll(".top-row > .slot").forEach((slot, i) => {
+    slot.style.gridRow = String(places[i][0]);
+    slot.style.gridColumn = String(places[i][1]);
+  });
+  root.querySelectorAll(".tableau .column").forEach((el, index) => {
+    const column = state.columns[index];
+    const cards = el.querySelectorAll(".card");
+    cards.forEach((card, i) => { card.style.top = `${Math.round(i * fans[index])}px`; });
+    const height = column.length ? (column.length - 1) * fans[index] + size.cardH : size.cardH;
+    el.style.height = `${Math.ceil(height)}px`;
+  });
+  return size;
 }
 
 /** The elements standing for a place: a column with its heading, a cell, or the foundations. */

@@ -57,7 +57,7 @@ sys.pycache_prefix = str(cache / build)
 
 async function request({ id, method, path, query, body }) {
   const reply = JSON.parse(api.answer(method, path, query ?? "", body === undefined ? "" : JSON.stringify(body)));
-  if (method !== "GET" && reply.status < 400) {
+  if (reply.changed) {
     await syncfs(false); // saved before the page hears of it
   }
   post({ type: "response", id, status: reply.status, body: reply.body });
