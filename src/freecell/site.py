@@ -43,13 +43,16 @@ RUNTIME_FILES: Final = {
 
 PACKAGE: Final = Path(__file__).parent
 STATIC: Final = PACKAGE / "web" / "static"
-SITE_FILE: Final = "site.json"
+# The page reads which transport to use here: the server's copy says "server"; the site's
+# (the build's manifest: its files and version) says "worker".
+SITE_FILE: Final = "static/site.json"
 SERVICE_WORKER: Final = "sw.js"
 # What the browser does not need of our package: the command line and the FastAPI layer.
 _LEFT_OUT: Final = ("cli/", "web/static/", "web/app.py", "web/models.py", "web/security.py")
-# What the site does not need of the page's folder: the server's service worker and login
-# page (the site has its own service worker, written at its top with the build's version).
-_SERVER_ONLY: Final = ("sw.js", "locked.html")
+# What the site does not take of the page's folder: the server's service worker, login page
+# and transport (the site has its own service worker, written at its top with the build's
+# version, and its own manifest).
+_SERVER_ONLY: Final = ("sw.js", "locked.html", Path(SITE_FILE).name)
 _VERSION_LINE: Final = 'const VERSION = "dev";'
 
 

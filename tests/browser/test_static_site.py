@@ -60,7 +60,7 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     deadline = time.monotonic() + 30
     while True:
         try:
-            with urllib.request.urlopen(f"{url}site.json", timeout=2):
+            with urllib.request.urlopen(f"{url}static/site.json", timeout=2):
                 break
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             if time.monotonic() > deadline:

@@ -1,11 +1,12 @@
-// The static site's side of the page (freecell site DIR): when the page finds site.json
-// beside it, its API requests go to a Web Worker running our Python under Pyodide instead
-// of a server. Shows the loading screen and makes the statistics exports in the browser.
+// The static site's side of the page (freecell site DIR): when static/site.json says so
+// (the server's copy says "server"), the page's API requests go to a Web Worker running
+// our Python under Pyodide instead of a server. Shows the loading screen and makes the
+// statistics exports in the browser.
 
 export async function connectSite() {
   let manifest = null;
   try {
-    const answer = await fetch("site.json", { cache: "no-cache" });
+    const answer = await fetch("static/site.json", { cache: "no-cache" });
     manifest = answer.ok ? await answer.json() : null;
   } catch {
     manifest = null;

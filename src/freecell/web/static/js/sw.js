@@ -1,18 +1,19 @@
 // The static site's service worker (copied to the site's top folder by `freecell site`,
 // which writes the build's version in it, so that a new build installs a new worker):
-// on install it caches every file that site.json lists, then serves the site from that
-// cache, so the game starts and plays with no network at all. site.json itself is asked
-// of the network first, so that a new build is found when there is a network.
+// on install it caches every file that static/site.json lists, then serves the site from
+// that cache, so the game starts and plays with no network at all. static/site.json itself
+// is asked of the network first, so that a new build is found when there is a network.
 
 const VERSION = "dev";
 const CACHE = `freecell-site-${VERSION}`;
 const ROOT = new URL("./", self.location.href).href;
+const MANIFEST = "static/site.json";
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
-    const manifest = await (await fetch(new URL("site.json", ROOT), { cache: "no-cache" })).json();
+    const manifest = await (await fetch(new URL(MANIFEST, ROOT), { cache: "no-cache" })).json();
     const cache = await caches.open(CACHE);
-    await cache.addAll([ROOT, "site.json", ...manifest.files].map((name) => new URL(name, ROOT).href));
+    await cache.addAll([ROOT, MANIFEST, ...manifest.files].map((name) => new URL(name, ROOT).href));
     await self.skipWaiting();
   })());
 });
@@ -34,7 +35,7 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   const url = new URL(request.url);
-  if (url.pathname.endsWith("/site.json")) {
+  if (url.href === new URL(MANIFEST, ROOT).href) {
     event.respondWith(fetch(request).catch(() => caches.match(request, { ignoreSearch: true })));
     return;
   }
