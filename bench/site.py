@@ -41,7 +41,7 @@ def chromium_args() -> tuple[str, list[str]]:
     """The browser tests' Chromium and its launch arguments (tests/browser/conftest.py)."""
     spec = importlib.util.spec_from_file_location("browser_conftest", ROOT / "tests" / "browser" / "conftest.py")
     assert spec is not None and spec.loader is not None
-    sys.path.insert(0, str(ROOT / "tests" / "browser"))
+    sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests")]
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.CHROMIUM, module.CHROMIUM_ARGS

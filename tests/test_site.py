@@ -284,3 +284,27 @@ def test_the_worker_answers_the_api_as_the_server_does(server: TestClient, worke
     # a random deal is not the same on both sides, but a winnable one is dealt, and graded
     status, body = worker("POST", "/api/games", {"rules": "standard", "winnable": True})
     assert (status, body["difficulty"] in ("easy", "medium", "hard")) == (201, True)
+
+
+def test_the_worker_says_when_an_answer_changed_the_store(tmp_path: Path) -> None:
+    """The site saves its file to IndexedDB after every write, a GET's too (a hint counted)."""
+    from freecell.web.worker import Api, solve_job
+
+    api = Api(str(tmp_path / "games.sqlite"))
+
+    def answer(method: str, path: str, body: object = None) -> dict[str, Any]:
+        reply: dict[str, Any] = json.loads(api.answer(method, path, "", "" if body is None else json.dumps(body)))
+        return reply
+
+    created = answer("POST", "/api/games", {"rules": "standard", "deal": 3})
+    assert (created["status"], created["changed"]) == (201, True)
+    game = f"/api/games/{created['body']['id']}"
+    assert answer("GET", game)["changed"] is False
+    assert answer("POST", f"{game}/moves", {"move": "a1"})["changed"] is False  # refused: nothing written
+    assert answer("GET", f"{game}/hint")["body"]["pending"] is True
+    job = api.next_job()
+    assert job is not None
+    api.solved(json.loads(job)["job"], solve_job(job))
+    hint = answer("GET", f"{game}/hint")
+    assert hint["body"]["move"] and hint["changed"] is True
+    assert answer("GET", game)["body"]["hints"] == 1

@@ -29,6 +29,11 @@ from freecell.store import STATS_FIELDS
 DATA = Path(__file__).parent / "data"
 LOADING = 180_000  # ms: the runtime's first load on a busy machine
 CODE = Deal(find_rules("standard"), 617).code()
+# What the api worker reported of its start (js/worker.js's steps, as performance marks).
+RESTORED = """() => ({
+  api: performance.getEntriesByName("freecell api pyodide from its snapshot").length === 1,
+  imported: performance.getEntriesByName("freecell api import").length === 1,
+})"""
 
 
 def _free_port() -> int:
@@ -95,6 +100,7 @@ def test_the_site_plays_offline_after_the_first_visit(site_page: Page, site_url:
     # A game code's link, on a site served from a sub-folder
     page.goto(f"{site_url}?code={CODE}")
     wait_for_table(page)
+    assert page.evaluate(RESTORED) == {"api": False, "imported": True}  # Python started afresh
     expect(page.locator("#deal-label")).to_contain_text("617")
     expect(page.locator("#game-code")).to_have_text(CODE)
 
@@ -129,6 +135,8 @@ def test_the_site_plays_offline_after_the_first_visit(site_page: Page, site_url:
     player.expect_moves(20 + length)
     assert player.table()["foundations"] == ["KC", "KD", "KH", "KS"]
     assert page.evaluate("navigator.serviceWorker.controller !== null")
+    # a later visit restores Python's memory as the first visit left it, package imported
+    assert page.evaluate(RESTORED) == {"api": True, "imported": False}
 
     # no network at all: the site starts from the service worker's cache and plays on
     page.context.set_offline(True)

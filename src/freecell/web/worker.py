@@ -18,6 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
+import freecell.board_format  # noqa: F401  (imported lazily by Position.from_text; here, into the site's snapshot)
 from freecell.advisor import Advisor, Verdict
 from freecell.position import Position
 from freecell.replay import ReplayError, replay

@@ -3,6 +3,8 @@
 // our Python under Pyodide instead of a server. Shows the loading screen and makes the
 // statistics exports in the browser.
 
+const SOLVER_DELAY = 1500; // ms after the table shows
+
 export async function connectSite() {
   let manifest = null;
   try {
@@ -27,15 +29,38 @@ class Site {
     };
     this.waiting = new Map();
     this.next = 1;
+    this.config = config;
+    this.jobs = []; // analyses waiting for the solver's worker
     this.loading = new Loading();
+    // Python starts at once; the games are opened only once this tab holds the lock.
+    this.api = this.worker("api", config);
     this.ready = this.alone().then(async () => {
-      this.api = this.worker("api", config);
+      this.api.postMessage({ type: "open" });
       await this.api.ready;
       this.loading.done();
-      this.solver = this.worker("solver", config); // started once the table can show
-      this.solver.ready.then(() => { this.solverReady = true; });
+      // The solver's worker starts when the first analysis is asked for, or soon after
+      // the table shows, so that it does not slow the first answers down.
+      setTimeout(() => this.startSolver(), SOLVER_DELAY);
     });
     document.addEventListener("click", (event) => this.exportClick(event));
+  }
+
+  startSolver() {
+    if (this.solver) {
+      return;
+    }
+    this.solver = this.worker("solver", this.config);
+    this.solver.ready.then(() => {
+      for (const job of this.jobs.splice(0)) {
+        this.solver.postMessage({ type: "solve", job });
+      }
+      this.solverReady = true;
+    }, () => {
+      this.solverFailed = true; // the api worker solves then, between requests
+      for (const job of this.jobs.splice(0)) {
+        this.api.postMessage({ type: "solve", job });
+      }
+    });
   }
 
   /**
@@ -47,9 +72,10 @@ class Site {
       return Promise.resolve(); // not a secure context: no locks (and no offline either)
     }
     return new Promise((resolve) => {
-      const told = setTimeout(() => this.loading.show("The game is open in another tab: close it to play here.", 0), 500);
+      const told = setTimeout(() => this.loading.hold("The game is open in another tab: close it to play here."), 500);
       navigator.locks.request(`freecell-site:${new URL(".", document.baseURI).pathname}`, () => {
         clearTimeout(told);
+        this.loading.release();
         resolve();
         return new Promise(() => {}); // held while this page lives
       });
@@ -72,7 +98,11 @@ class Site {
           this.loading.show(message.text, message.fraction);
         }
         break;
+      case "step":
+        performance.mark(`freecell ${role} ${message.name}`, { detail: message.ms });
+        break;
       case "ready":
+        performance.mark(`freecell ${role} ready`);
         resolve();
         break;
       case "failed":
@@ -86,8 +116,14 @@ class Site {
         break;
       }
       case "job":
-        // Until the solver's own worker has loaded, the api worker solves (between requests).
-        (this.solverReady ? this.solver : this.api).postMessage({ type: "solve", job: message.job });
+        if (this.solverReady) {
+          this.solver.postMessage({ type: "solve", job: message.job });
+        } else if (this.solverFailed) {
+          this.api.postMessage({ type: "solve", job: message.job });
+        } else {
+          this.jobs.push(message.job);
+          this.startSolver();
+        }
         break;
       case "solved":
         this.api.postMessage({ type: "solved", number: message.number, result: message.result });
@@ -146,11 +182,25 @@ class Loading {
   }
 
   show(text, fraction) {
+    if (this.held) {
+      return;
+    }
     this.el.querySelector(".loading-text").textContent = text;
     this.el.querySelector("progress").value = fraction;
   }
 
+  /** Say `text` until released, whatever progress is made meanwhile. */
+  hold(text) {
+    this.show(text, 0);
+    this.held = true;
+  }
+
+  release() {
+    this.held = false;
+  }
+
   failed(text) {
+    this.held = false;
     this.show(`The game could not start in this browser: ${text}`, 0);
   }
 
