@@ -1,6 +1,7 @@
 """Figures for the static site (``freecell site``): its size, the time to a table in
 headless Chromium on a first visit (a new browser profile: nothing cached) and on later
-visits (the service worker's cache), and hint latency in the browser (Pyodide in the
+visits (the service worker's cache and Python's snapshot), with the api worker's start
+step by step and what a later visit still fetched from the network, and hint latency in the browser (Pyodide in the
 site's workers) against the server's (the FastAPI app, its solver in a worker process).
 
 Hint latency is from the request to the answer with a move, asked again every 50 ms
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Request, sync_playwright
 
 from freecell.site import build_site, fetch_runtime
 from freecell.web.app import create_app
@@ -64,6 +65,20 @@ def time_to_table(page: Page, url: str) -> float:
     page.goto(url)
     page.locator(TABLE).first.wait_for(state="visible", timeout=300_000)
     return time.perf_counter() - started
+
+
+def from_network(request: Request, fetched: list[str]) -> None:
+    """Note ``request``'s address unless the service worker answered it."""
+    response = request.response()
+    if response is None or not response.from_service_worker:
+        fetched.append(request.url)
+
+
+# The api worker's start, step by step (js/worker.js posts them; js/site.js marks them):
+# ms since the page's navigation when the page heard of each.
+STEPS = """() => Object.fromEntries(performance.getEntriesByType("mark")
+  .filter((mark) => mark.name.startsWith("freecell api "))
+  .map((mark) => [mark.name.slice("freecell api ".length), mark.startTime]))"""
 
 
 # Run in the page: the same api.js module the page uses, so the same worker answers.
@@ -136,14 +151,22 @@ def main() -> None:
                 browser: Browser = driver.chromium.launch(executable_path=executable, args=args)
                 first: list[float] = []
                 later: list[float] = []
+                steps: dict[str, list[float]] = {}
+                fetched: list[str] = []
                 for visit in range(options.first):
                     context = browser.new_context()
                     page = context.new_page()
                     first.append(time_to_table(page, url))
                     if visit == options.first - 1:
                         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+                        time.sleep(2)  # the solver's worker starts after the table: let it
+                        context.on("requestfinished", lambda request: from_network(request, fetched))
                         for _ in range(options.later):
                             later.append(time_to_table(page, url))
+                            for name, at in page.evaluate(STEPS).items():
+                                steps.setdefault(name, []).append(at / 1000)
+                            steps.setdefault("table", []).append(page.evaluate("performance.now()") / 1000)
+                        stored = page.evaluate("navigator.storage.estimate().then((found) => found.usage)")
                         in_browser = browser_hints(page, deals)
                     context.close()
                 browser.close()
@@ -162,6 +185,12 @@ def main() -> None:
     print(f"| {'size':<34} | {site.size / 1e6:>9.1f} MB | {files}")
     print(row("first visit to a table", first))
     print(row("later visit to a table", later))
+    for name, values in sorted(steps.items(), key=lambda item: statistics.median(item[1])):
+        print(row(f"  later: {name}", values))
+    network = sorted({address.removeprefix(url) for address in fetched})
+    print(f"| {'  later: fetched from the network':<34} | {len(fetched):>9}    | {', '.join(network) or 'nothing'}")
+    kept = "the site's cache, Python's snapshot, the games"
+    print(f"| {'browser storage after the visits':<34} | {stored / 1e6:>9.1f} MB | {kept}")
     print(row(f"hint in the browser ({len(deals)} positions)", in_browser, "ms", 1000))
     print(row(f"hint from the server ({len(deals)} positions)", in_server, "ms", 1000))
     ratio = statistics.median(in_browser) / statistics.median(in_server)
