@@ -10,6 +10,13 @@ Handlers that need the solver take a :class:`Snapshot` of the game under the gam
 and work from it after the lock is released; a hint waits for the solver in the event
 loop, holding neither the lock nor a thread, so moves go on meanwhile.
 
+The handlers of play (moves, undo, state, hints, analysis) are ``async``: they run in the
+event loop itself, since what they do in memory and in the store takes a fraction of a
+millisecond, less than a hop to the thread pool and back costs (measured by
+``bench/load.py``: a move's server time fell by half). Handlers that may take long (a
+winnable deal, which solves; an imported game's replay; statistics) are plain functions,
+which FastAPI runs in its thread pool.
+
 401, 403, 415 and 421 come from :mod:`freecell.web.security`, in front of everything.
 """
 
@@ -25,7 +32,6 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from freecell.game import NothingToUndoError
@@ -34,7 +40,7 @@ from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS, place_char
 from freecell.position import Place
 from freecell.rules import PRESETS, find_rules
 from freecell.store import PresetStats, Store, StoreError, StoreLostError, default_path
-from freecell.web.analysis import AnalysisBusyError, Answered
+from freecell.web.analysis import AnalysisBusyError
 from freecell.web.assistance import Assistance, Snapshot
 from freecell.web.games import GameNotFoundError, Games
 from freecell.web.models import (
@@ -202,7 +208,7 @@ def create_app(
         return games.view(session_id, lambda session: game_state(session, games.now(), played=played))
 
     @api.get("/rules")
-    def list_rules() -> list[RulesEntry]:
+    async def list_rules() -> list[RulesEntry]:
         """Every preset, with its rules panel and our help."""
         return [RulesEntry.entry(rules) for rules in PRESETS.values()]
 
@@ -221,16 +227,16 @@ def create_app(
         return state(session.id)
 
     @api.get("/games/{game_id}", responses=errors(404))
-    def get_game(game_id: str) -> GameState:
+    async def get_game(game_id: str) -> GameState:
         return state(game_id, played=False)
 
     @api.post("/games/{game_id}/moves", responses=errors(400, 404, 409))
-    def play(game_id: str, body: MoveRequest) -> GameState:
+    async def play(game_id: str, body: MoveRequest) -> GameState:
         """Play a move in standard notation; 400 with the reason when it is refused."""
         return state(games.act(game_id, "move", body.move).id)
 
     def action(kind: str, doc: str) -> None:
-        def endpoint(game_id: str) -> GameState:
+        async def endpoint(game_id: str) -> GameState:
             return state(games.act(game_id, kind).id)
 
         endpoint.__doc__ = doc
@@ -245,17 +251,17 @@ def create_app(
     action("resume", "Start the clock again.")
 
     @api.post("/games/{game_id}/options", responses=errors(400, 404, 409))
-    def options(game_id: str, body: GameOptions) -> GameState:
+    async def options(game_id: str, body: GameOptions) -> GameState:
         """Turn on or off the sending of safe cards home after each move."""
         return state(games.act(game_id, "auto-on" if body.auto_home else "auto-off").id)
 
     @api.post("/games/{game_id}/finish", responses=errors(404, 409))
-    def finish(game_id: str) -> GameState:
+    async def finish(game_id: str) -> GameState:
         """Play the trivially won finish; 409 if the game is not trivially won."""
         return state(games.finish(game_id).id)
 
     @api.get("/games/{game_id}/destinations", responses=errors(400, 404))
-    def destinations(
+    async def destinations(
         game_id: str,
         source: Annotated[str, Query(max_length=3, description="a column digit, a cell letter, or hc/hd/hh/hs")],
         count: Annotated[int, Query(ge=1, le=104)] = 1,
@@ -272,24 +278,21 @@ def create_app(
     def snapshot(game_id: str) -> Snapshot:
         return games.view(game_id, Snapshot.of)  # the lock is held only to take it
 
-    def snapshot_and_ask(game_id: str) -> tuple[Snapshot, Answered | None]:
-        taken = snapshot(game_id)
-        return taken, assistance.ask(taken)
-
     @api.get("/games/{game_id}/hint", responses=errors(404, 503))
     async def hint(game_id: str) -> Hint:
         """The next move of a winning line; or that the position is lost; or, while the
         solver thinks, ``pending`` (ask again). A hint given is counted in the game."""
-        taken, asked = await run_in_threadpool(snapshot_and_ask, game_id)
+        taken = snapshot(game_id)
+        asked = assistance.ask(taken)
         if asked is not None:
             await asked.wait_async(assistance.hint_wait)
-        answer = await run_in_threadpool(assistance.hint, taken)
+        answer = assistance.hint(taken)
         if answer.move is not None:
-            await run_in_threadpool(games.note, game_id, "hint")
+            games.note(game_id, "hint")
         return answer
 
     @api.get("/games/{game_id}/analysis", responses=errors(404, 503))
-    def analysis(game_id: str, line: bool = False) -> AnalysisState:
+    async def analysis(game_id: str, line: bool = False) -> AnalysisState:
         """The live verdict: winnable, not-winnable, unknown (the search reached its limit)
         or pending; with ``line``, a winning line; when lost, the move that lost it. A line
         shown marks the game assisted."""
@@ -299,7 +302,7 @@ def create_app(
         return answer
 
     @api.post("/games/{game_id}/rewind", responses=errors(404, 409))
-    def rewind(game_id: str) -> GameState:
+    async def rewind(game_id: str) -> GameState:
         """Undo back to the last position that could still be won; 409 when no losing
         move is known (ask /analysis first)."""
         losing = assistance.losing_move(snapshot(game_id))
@@ -310,7 +313,7 @@ def create_app(
         return state(game_id)
 
     @api.get("/games/{game_id}/capacity", responses=errors(400, 404))
-    def capacity(
+    async def capacity(
         game_id: str,
         empty_cells: Annotated[int | None, Query(ge=0, le=16)] = None,
         empty_columns: Annotated[int | None, Query(ge=0, le=16)] = None,
@@ -326,7 +329,7 @@ def create_app(
         return capacity_detail(rules, cells, columns)
 
     @api.get("/current")
-    def current() -> CurrentGame:
+    async def current() -> CurrentGame:
         """The game a reloaded page continues: ``{"id": null}`` before the first game."""
         return CurrentGame(id=games.current())
 
