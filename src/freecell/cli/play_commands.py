@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sqlite3
 import sys
@@ -24,6 +25,15 @@ _db_option = click.option(
 
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl+C
+EXIT_TERMINATED = 128 + signal.SIGTERM  # as shells report a command a service manager stopped
+
+
+class _Terminated(Exception):
+    """SIGTERM arrived: uvicorn has finished the requests in hand and passes it on."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise _Terminated
 
 
 @click.command("play")
@@ -43,11 +53,17 @@ def play_command(port: int, host: str, token: str | None, no_browser: bool, db: 
     """Serve the game on this machine and open it in the browser.
 
     Only the printed address, which carries a token, gets in."""
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         _serve(port, host, token, no_browser, db)
     except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down and passes the signal on
         click.echo("FreeCell stopped.")
         sys.exit(EXIT_INTERRUPTED)
+    except _Terminated:
+        click.echo("FreeCell stopped.")
+        sys.exit(EXIT_TERMINATED)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _serve(port: int, host: str, token: str | None, no_browser: bool, db: Path | None) -> None:
