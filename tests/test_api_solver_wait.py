@@ -18,7 +18,9 @@ from fastapi.testclient import TestClient
 
 import serving
 from freecell.advisor import Advisor
-from freecell.web.analysis import AnalysisService
+from freecell.deals import Deal
+from freecell.rules import STANDARD
+from freecell.web.analysis import WAITING_PER_WORKER, AnalysisBusyError, AnalysisService
 from freecell.web.assistance import Assistance
 
 LONG = 120.0  # seconds a hint would wait for the stalled solver: far beyond any join below
@@ -154,3 +156,25 @@ def test_a_game_with_no_move_left_is_known_lost_at_once(client: TestClient, pool
     analysis = client.get(f"/api/games/{gid}/analysis").json()
     assert analysis["verdict"] == "not-winnable" and analysis["losing_move"] is None  # lost from the deal
     assert not pool.submitted.is_set()
+
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_no_more_wait_for_a_worker_than_it_can_answer_while_the_page_asks(workers: int) -> None:
+    """By default 6 requests a worker wait (6 searches of 3 s: what the page's 20 s of
+    asking can see answered); the next is refused at once."""
+    pool = StalledPool()
+    service = AnalysisService(Advisor(), workers=workers, pool=pool)
+    positions = iter(Deal(STANDARD, number).position() for number in range(1, 100))
+    try:
+        for owner in range(workers):  # every worker busy (stalled)
+            service.request(f"running-{owner}", next(positions), STANDARD)
+        while len(pool.futures) < workers:
+            threading.Event().wait(0.01)
+        for owner in range(WAITING_PER_WORKER * workers):
+            service.request(f"waiting-{owner}", next(positions), STANDARD)
+        assert service.waiting == WAITING_PER_WORKER * workers
+        with pytest.raises(AnalysisBusyError):
+            service.request("one-too-many", next(positions), STANDARD)
+    finally:
+        service.close()

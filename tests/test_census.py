@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from freecell.census import Budget, Census, CensusError, DealRecord, Verdict
+from freecell.storage import StoreLostError
 
 TEN_SECONDS = Budget(seconds=10.0)
 
@@ -106,3 +107,15 @@ def test_records_can_be_read_without_their_solutions(tmp_path: Path) -> None:
     assert [(r.deal, r.verdict, r.length, r.moves, r.solution) for r in light] == [
         (1, Verdict.SOLVED, 3, 4, ()), (2, Verdict.UNSOLVABLE, None, None, ())
     ]
+
+
+def test_a_census_whose_file_was_removed_keeps_nothing_more(tmp_path: Path) -> None:
+    path = tmp_path / "c.db"
+    with Census(path) as census:
+        census.store([record(1)])
+        for file in tmp_path.iterdir():
+            file.unlink()
+        with pytest.raises(StoreLostError, match="removed or replaced"):
+            census.store([record(2)])
+    with Census(path) as census:
+        assert census.count() == 0

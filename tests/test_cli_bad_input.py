@@ -4,6 +4,7 @@ runner; a few run ``python -m freecell`` to check what a terminal really shows."
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tracemalloc
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from freecell.census import Census
 from freecell.cli import main
 from freecell.cli.options import MAX_INPUT_BYTES, read_text
 from freecell.deals import Deal
@@ -208,3 +210,30 @@ def test_output_that_cannot_be_written_is_one_line_too() -> None:
                               timeout=60)
     assert done.returncode == 1
     assert done.stderr.decode().splitlines() == ["freecell: cannot write the output: No space left on device"]
+
+
+# `freecell` with a soft limit on the size of any file it writes (a full disk): writing
+# past it fails with EFBIG instead of killing the process. Run with -c: the range's
+# worker processes import the main module again, and there is none to import.
+FILE_SIZE_LIMITED = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.RLIM_INFINITY))
+from freecell.census import Census
+from freecell.cli import main
+main(sys.argv[2:], prog_name="freecell")
+"""
+
+
+def test_a_range_on_a_full_disk_stops_with_one_line_and_keeps_what_it_stored(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    command = [sys.executable, "-c", FILE_SIZE_LIMITED, "100000", "range", "1-1000", "--db", str(db), "--jobs", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, env={**os.environ, "TERM": "dumb"})
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"freecell: cannot store results in {db}") and "run the same command again" in last
+    assert "Traceback" not in done.stderr
+    stored = int(last.split("; ")[1].split()[0])
+    assert 0 < stored < 1000
+    with Census(db, readonly=True) as census:
+        assert census.count() == stored

@@ -75,7 +75,11 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from /proc")
-def test_ctrl_c_stops_play_quietly_with_status_130_and_its_worker_with_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("stop", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["ctrl-c", "term"])
+def test_a_signal_stops_play_quietly_with_its_status_and_its_worker_with_it(
+    tmp_path: Path, stop: signal.Signals, status: int
+) -> None:
+    """Ctrl+C (130) or a service manager's SIGTERM (143): one line, and no worker left."""
     server = subprocess.Popen(
         [sys.executable, "-m", "freecell", "play", "--no-browser", "--port", "0", "--db", str(tmp_path / "g.db")],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -102,10 +106,10 @@ def test_ctrl_c_stops_play_quietly_with_status_130_and_its_worker_with_it(tmp_pa
             assert time.monotonic() < deadline, "no solver worker was started"
             time.sleep(0.1)
         workers = solver_workers(server.pid)
-        server.send_signal(signal.SIGINT)
+        server.send_signal(stop)
         output, _ = server.communicate(timeout=30)
     finally:
         server.kill()
-    assert server.returncode == 130
+    assert server.returncode == status
     assert output.strip() == "FreeCell stopped.", output
     assert not [pid for pid in workers if alive(pid)]

@@ -10,8 +10,9 @@ the other.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -19,7 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from freecell.storage import CENSUS_STORE_ID, StoreKind, UnusableStoreError, open_store
+from freecell.storage import CENSUS_STORE_ID, FileWatch, StoreKind, UnusableStoreError, open_store
 
 SCHEMA_VERSION = 1
 
@@ -130,6 +131,7 @@ class Census:
             self._db = open_store(self.path, CENSUS_STORE, readonly=readonly, timeout=30.0)
         except UnusableStoreError as error:
             raise CensusError(str(error)) from None
+        self._watch = FileWatch(self.path)
 
     def __enter__(self) -> Census:
         return self
@@ -146,7 +148,10 @@ class Census:
         """Store ``records`` in one transaction and return how many were written.
 
         A deal already stored is never stored again, except that a deal stored as having
-        reached its limit is replaced by a newer result for it.
+        reached its limit is replaced by a newer result for it. Raises
+        :class:`~freecell.storage.StoreLostError` when the file was removed or replaced
+        since it was opened, and ``sqlite3.Error`` or ``OSError`` when it cannot be written
+        (a full disk); nothing of ``records`` is kept then.
         """
         rows = [_row(record) for record in records]
         if not rows:
@@ -168,10 +173,13 @@ class Census:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._watch.check()  # the last moment before the commit: a removed file keeps nothing
+            self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # a failed COMMIT may already have rolled back
+                with suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
     def stored_deals(self, rules: str, cells: int, first: int, last: int) -> dict[int, Verdict]:
         """The verdict stored for each deal from ``first`` to ``last`` that has one."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -41,6 +42,7 @@ from freecell.deals import InvalidDealError, parse_deal_number
 from freecell.report import Summary, summaries, write_csv, write_json, write_report
 from freecell.rules import Rules
 from freecell.solver import SearchLimit
+from freecell.storage import StoreLostError
 
 EXIT_FAILED = 1
 EXIT_LIMIT_REACHED = 4
@@ -203,6 +205,13 @@ def _solve(
         click.echo(f"interrupted: {census.count()} deals are stored in {census.path}; "
                    "run the same command again to go on", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    except StoreLostError as error:
+        fail(str(error))
+        raise AssertionError from error
+    except (sqlite3.Error, OSError) as error:  # a full disk: what was committed is kept
+        fail(f"cannot store results in {census.path} ({error}); {census.count()} deals are stored: "
+             "free some disk space and run the same command again to go on")
+        raise AssertionError from error
     finally:
         backend.close()
 

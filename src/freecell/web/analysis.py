@@ -3,9 +3,9 @@
 The solver runs in a separate process (one by default, leaving the other core to the
 server), so a long search never stalls the event loop or the GIL. Requests are keyed by
 game: a newer request for a game replaces its older one while that is still waiting, and
-at most :data:`MAX_WAITING` requests wait at once; past that a request is refused at
-once (:class:`AnalysisBusyError`, with the seconds after which to ask again) instead of
-piling up. Every answer is handed to the shared :class:`Advisor`, whose cache then serves
+at most :data:`WAITING_PER_WORKER` requests for each worker wait at once; past that a
+request is refused at once (:class:`AnalysisBusyError`, with the seconds after which to
+ask again) instead of piling up. Every answer is handed to the shared :class:`Advisor`, whose cache then serves
 the page at no cost. Whoever asks gets an :class:`Answered` event, which can be waited for
 by a thread or, through its callback, by an event loop without holding a thread.
 """
@@ -29,7 +29,10 @@ from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult, solve
 from freecell.worker_process import exit_with_parent
 
-MAX_WAITING: Final = 64
+# A search in play takes up to 3 s (the advisor's limit) and the page asks for a hint for
+# about 20 s: a request behind more than 6 others a worker would not be answered in time,
+# so it is refused at once rather than left to wait (and its page to ask again and again).
+WAITING_PER_WORKER: Final = 6
 RETRY_AFTER: Final = 1  # seconds: a worker takes a waiting request about that often
 WORKER_NICENESS: Final = 10
 
@@ -110,10 +113,10 @@ class AnalysisService:
     and records them in ``advisor``."""
 
     def __init__(
-        self, advisor: Advisor, *, workers: int = 1, max_waiting: int = MAX_WAITING, pool: Executor | None = None
+        self, advisor: Advisor, *, workers: int = 1, max_waiting: int | None = None, pool: Executor | None = None
     ) -> None:
         self.advisor = advisor
-        self._max_waiting = max_waiting
+        self._max_waiting = WAITING_PER_WORKER * workers if max_waiting is None else max_waiting
         self._workers = workers
         self._waiting: OrderedDict[str, _Job] = OrderedDict()
         self._running: dict[tuple[Rules, Position], _Job] = {}

@@ -11,6 +11,13 @@ Handlers that need the solver take a :class:`~freecell.web.assistance.Snapshot` 
 under the games' lock and work from it after the lock is released; a hint waits for the
 solver in the event loop, holding neither the lock nor a thread, so moves go on meanwhile.
 
+The handlers of play (moves, undo, state, hints, analysis) are ``async``: they run in the
+event loop itself, since what they do in memory and in the store takes a fraction of a
+millisecond, less than a hop to the thread pool and back costs (measured by
+``bench/load.py``: a move's server time fell by half). Handlers that may take long (a
+winnable deal, which solves; an imported game's replay; statistics) are plain functions,
+which FastAPI runs in its thread pool.
+
 401, 403, 415 and 421 come from :mod:`freecell.web.security`, in front of everything.
 """
 
@@ -25,7 +32,6 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from freecell.store import PresetStats, Store, default_path
@@ -179,7 +185,7 @@ def create_app(
     api = APIRouter(prefix="/api", responses=errors(401, 403, 413, 415, 421, 422, 503))
 
     @api.get("/rules", response_model=list[RulesEntry])
-    def list_rules() -> list[Json]:
+    async def list_rules() -> list[Json]:
         """Every preset, with its rules panel and our help."""
         return service.rules()
 
@@ -189,16 +195,16 @@ def create_app(
         return service.new_game(**body.model_dump())
 
     @api.get("/games/{game_id}", response_model=GameState, responses=errors(404))
-    def get_game(game_id: str) -> Json:
+    async def get_game(game_id: str) -> Json:
         return service.state(game_id, played=False)
 
     @api.post("/games/{game_id}/moves", response_model=GameState, responses=errors(400, 404, 409))
-    def play(game_id: str, body: MoveRequest) -> Json:
+    async def play(game_id: str, body: MoveRequest) -> Json:
         """Play a move in standard notation; 400 with the reason when it is refused."""
         return service.move(game_id, body.move)
 
     def action(kind: str, doc: str) -> None:
-        def endpoint(game_id: str) -> Json:
+        async def endpoint(game_id: str) -> Json:
             return service.act(game_id, kind)
 
         endpoint.__doc__ = doc
@@ -214,17 +220,17 @@ def create_app(
     action("resume", "Start the clock again.")
 
     @api.post("/games/{game_id}/options", response_model=GameState, responses=errors(400, 404, 409))
-    def options(game_id: str, body: GameOptions) -> Json:
+    async def options(game_id: str, body: GameOptions) -> Json:
         """Turn on or off the sending of safe cards home after each move."""
         return service.options(game_id, auto_home=body.auto_home)
 
     @api.post("/games/{game_id}/finish", response_model=GameState, responses=errors(404, 409))
-    def finish(game_id: str) -> Json:
+    async def finish(game_id: str) -> Json:
         """Play the trivially won finish; 409 if the game is not trivially won."""
         return service.finish(game_id)
 
     @api.get("/games/{game_id}/destinations", response_model=Destinations, responses=errors(400, 404))
-    def destinations(
+    async def destinations(
         game_id: str,
         source: Annotated[str, Query(max_length=3, description="a column digit, a cell letter, or hc/hd/hh/hs")],
         count: Annotated[int, Query(ge=1, le=104)] = 1,
@@ -236,26 +242,26 @@ def create_app(
     async def hint(game_id: str) -> Json:
         """The next move of a winning line; or that the position is lost; or, while the
         solver thinks, ``pending`` (ask again). A hint given is counted in the game."""
-        taken, asked = await run_in_threadpool(service.ask, game_id)
+        taken, asked = service.ask(game_id)
         if asked is not None:
             await asked.wait_async(assistance.hint_wait)
-        return await run_in_threadpool(service.hint_from, taken)
+        return service.hint_from(taken)
 
     @api.get("/games/{game_id}/analysis", response_model=AnalysisState, responses=errors(404, 503))
-    def analysis(game_id: str, line: bool = False) -> Json:
+    async def analysis(game_id: str, line: bool = False) -> Json:
         """The live verdict: winnable, not-winnable, unknown (the search reached its limit)
         or pending; with ``line``, a winning line; when lost, the move that lost it. A line
         shown marks the game assisted."""
         return service.analysis(game_id, line=line)
 
     @api.post("/games/{game_id}/rewind", response_model=GameState, responses=errors(404, 409))
-    def rewind(game_id: str) -> Json:
+    async def rewind(game_id: str) -> Json:
         """Undo back to the last position that could still be won; 409 when no losing
         move is known (ask /analysis first)."""
         return service.rewind(game_id)
 
     @api.get("/games/{game_id}/capacity", response_model=CapacityDetail, responses=errors(400, 404))
-    def capacity(
+    async def capacity(
         game_id: str,
         empty_cells: Annotated[int | None, Query(ge=0, le=16)] = None,
         empty_columns: Annotated[int | None, Query(ge=0, le=16)] = None,
@@ -264,7 +270,7 @@ def create_app(
         return service.capacity(game_id, empty_cells, empty_columns)
 
     @api.get("/current", response_model=CurrentGame)
-    def current() -> Json:
+    async def current() -> Json:
         """The game a reloaded page continues: ``{"id": null}`` before the first game."""
         return service.current()
 

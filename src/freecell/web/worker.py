@@ -25,7 +25,7 @@ from freecell.replay import ReplayError, replay
 from freecell.rules import Rules, find_rules
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 from freecell.store import Store
-from freecell.web.analysis import MAX_WAITING, AnalysisBusyError, Answered
+from freecell.web.analysis import WAITING_PER_WORKER, AnalysisBusyError, Answered
 from freecell.web.assistance import Assistance
 from freecell.web.service import Service
 
@@ -41,7 +41,7 @@ class QueuedAnalysis:
     """The analyses waiting for the solver worker, one per game (a newer request for a
     game replaces its waiting one), at most ``max_waiting`` at once, as in the server."""
 
-    def __init__(self, advisor: Advisor, *, max_waiting: int = MAX_WAITING) -> None:
+    def __init__(self, advisor: Advisor, *, max_waiting: int = WAITING_PER_WORKER) -> None:
         self.advisor = advisor
         self._max_waiting = max_waiting
         self._waiting: OrderedDict[str, _Job] = OrderedDict()
