@@ -94,7 +94,7 @@ def test_the_first_visit_sets_the_cookie_and_the_token_leaves_the_address(strang
     assert stranger.get(f"/?token={serving.TOKEN}", follow_redirects=False).headers["location"] == "/"
     # From now on the page works from the cookie alone.
     page = stranger.get("/")
-    assert page.status_code == 200 and '<script type="module" src="/static/js/main.js">' in page.text
+    assert page.status_code == 200 and '<script type="module" src="static/js/main.js">' in page.text
     created = stranger.post("/api/games", json={"deal": 617}, headers={"Content-Type": "application/json"})
     assert created.status_code == 201
     assert stranger.get("/api/current").json() == {"id": created.json()["id"]}

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Final
+from urllib.parse import quote_from_bytes
 
 SQLITE_HEADER: Final = b"SQLite format 3\x00"
 GAME_STORE_ID: Final = 0x46436770  # "FCgp": games in play
@@ -105,11 +106,20 @@ def open_store(path: Path, kind: StoreKind, *, readonly: bool = False, timeout: 
 def _connect(path: Path, *, readonly: bool, timeout: float, immutable: bool = False) -> sqlite3.Connection:
     try:
         if readonly:
-            target = path.resolve().as_uri() + ("?mode=ro&immutable=1" if immutable else "?mode=ro")
+            target = _file_uri(path.resolve()) + ("?mode=ro&immutable=1" if immutable else "?mode=ro")
             return sqlite3.connect(target, uri=True, timeout=timeout, check_same_thread=False, isolation_level=None)
         return sqlite3.connect(path, timeout=timeout, check_same_thread=False, isolation_level=None)
     except sqlite3.Error as error:
         raise UnusableStoreError(f"cannot open {path}: {error}") from None
+
+
+def _file_uri(path: Path) -> str:
+    """``path.as_uri()`` for an absolute path; on POSIX without the ``urllib.request`` that
+    Python 3.14's ``as_uri`` imports (with ``email`` and ``http``: most of a second under
+    Pyodide, on every start of the static site)."""
+    if os.name != "posix":
+        return path.as_uri()
+    return "file://" + quote_from_bytes(os.fsencode(path))
 
 
 def _inspect(path: Path, kind: StoreKind) -> _Found:

@@ -227,6 +227,7 @@ class Store:
         self._db = open_store(path, GAME_STORE, readonly=readonly)
         self._db.execute("PRAGMA busy_timeout=5000")
         self._watch = None if readonly else FileWatch(path)
+        self.commits = 0  # writes committed since it was opened (the static site saves its file after each)
         self._assist_columns = self._add_missing_columns(writable=not readonly)
 
     def _add_missing_columns(self, *, writable: bool) -> bool:
@@ -261,6 +262,7 @@ class Store:
                 yield Writer(self._db)
                 self._watch.check()  # the last moment before the commit: a removed file keeps nothing
                 self._db.execute("COMMIT")
+                self.commits += 1
             except BaseException:
                 if self._db.in_transaction:  # a failed COMMIT may already have rolled back
                     with suppress(sqlite3.Error):

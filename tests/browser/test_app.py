@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from player import Player
@@ -64,14 +65,15 @@ def test_a_first_visit_writes_no_error_to_the_console(open_page: OpenPage, empty
 def test_the_page_installs_as_an_app(page: Page, server: str) -> None:
     manifest_link = f"{server}/static/manifest.webmanifest"
     Player(page, server).open(rules="standard", deal=617)
-    assert page.locator('link[rel="manifest"]').get_attribute("href") == "/static/manifest.webmanifest"
+    # Addresses are relative (the same page serves the static site from any folder).
+    assert page.evaluate("document.querySelector('link[rel=manifest]').href") == manifest_link
     manifest: dict[str, Any] = page.request.get(manifest_link).json()
     assert manifest["display"] == "standalone" and manifest["name"] == "FreeCell"
-    assert manifest["theme_color"].startswith("#") and manifest["start_url"] == "/"
+    assert manifest["theme_color"].startswith("#") and urljoin(manifest_link, manifest["start_url"]) == f"{server}/"
     sizes = {icon["sizes"] for icon in manifest["icons"]}
     assert {"192x192", "512x512"} <= sizes
     for icon in manifest["icons"]:
-        answer = page.request.get(f"{server}{icon['src']}")
+        answer = page.request.get(urljoin(manifest_link, icon["src"]))
         assert answer.ok and answer.headers["content-type"].startswith("image/"), icon
         if icon["type"] == "image/png":
             width = int.from_bytes(answer.body()[16:20], "big")

@@ -79,6 +79,7 @@ for _module, _name in (
     ("freecell.cli.solve_commands", "commands"),
     ("freecell.cli.play_commands", "commands"),
     ("freecell.cli.range_commands", "commands"),
+    ("freecell.cli.site_commands", "commands"),
 ):
     try:
         _commands = __import__(_module, fromlist=[_name]).commands

@@ -4,11 +4,12 @@ Errors are ``{"detail": "<sentence>"}``: 400 for a request the rules refuse (the
 message), 404 for an unknown game or lesson, 409 for an action that cannot happen now,
 413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape,
 503 with ``Retry-After`` when the solver has too many requests waiting, and 503 when the
-game store cannot keep what was asked (nothing was saved).
+game store cannot keep what was asked (nothing was saved). The refusals are mapped in
+:mod:`freecell.web.service`, for the server and the static site alike.
 
-Handlers that need the solver take a :class:`Snapshot` of the game under the games' lock
-and work from it after the lock is released; a hint waits for the solver in the event
-loop, holding neither the lock nor a thread, so moves go on meanwhile.
+Handlers that need the solver take a :class:`~freecell.web.assistance.Snapshot` of the game
+under the games' lock and work from it after the lock is released; a hint waits for the
+solver in the event loop, holding neither the lock nor a thread, so moves go on meanwhile.
 
 The handlers of play (moves, undo, state, hints, analysis) are ``async``: they run in the
 event loop itself, since what they do in memory and in the store takes a fraction of a
@@ -22,7 +23,6 @@ which FastAPI runs in its thread pool.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -34,15 +34,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from freecell.game import NothingToUndoError
-from freecell.lessons import LESSONS, UnknownLessonError
-from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS, place_char
-from freecell.position import Place
-from freecell.rules import PRESETS, find_rules
-from freecell.store import PresetStats, Store, StoreError, StoreLostError, default_path
+from freecell.store import PresetStats, Store, default_path
 from freecell.web.analysis import AnalysisBusyError
-from freecell.web.assistance import Assistance, Snapshot
-from freecell.web.games import GameNotFoundError, Games
+from freecell.web.assistance import Assistance
 from freecell.web.models import (
     AnalysisState,
     CapacityDetail,
@@ -56,11 +50,10 @@ from freecell.web.models import (
     MoveRequest,
     NewGame,
     RulesEntry,
-    capacity_detail,
-    game_state,
 )
 from freecell.web.security import Guard, check_token
-from freecell.web.session import GameOverError, NotTriviallyWonError, Session
+from freecell.web.service import ERRORS, STATS_FILE, Service, error_detail, error_status
+from freecell.web.states import Json
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 64 * 1024
@@ -148,8 +141,9 @@ def create_app(
     a token too short or that cannot stand in an address."""
     check_token(token)  # before the store is opened
     store = Store(db_path or default_path())
-    games = Games(store)
     assistance = assistance or Assistance()
+    service = Service(store, assistance)
+    games = service.games
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -166,37 +160,23 @@ def create_app(
     )
     app.state.games = games
     app.state.assistance = assistance
+    app.state.service = service
     app.add_middleware(BodyLimit)
     app.add_middleware(Guard, token=token, hosts=allowed_hosts, locked_page=STATIC / "locked.html")
 
-    def error(status: int) -> Any:
-        def handler(request: Request, exc: Exception) -> JSONResponse:
-            text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            return JSONResponse({"detail": str(text)}, status_code=status)
+    def refused(request: Request, exc: Exception) -> JSONResponse:
+        status = error_status(exc)
+        assert status is not None
+        return JSONResponse({"detail": error_detail(exc)}, status_code=status)
 
-        return handler
-
-    app.add_exception_handler(GameNotFoundError, error(404))
-    app.add_exception_handler(UnknownLessonError, error(404))
-    app.add_exception_handler(NothingToUndoError, error(409))
-    app.add_exception_handler(GameOverError, error(409))
-    app.add_exception_handler(NotTriviallyWonError, error(409))
+    for kind, _ in ERRORS:
+        app.add_exception_handler(kind, refused)
 
     @app.exception_handler(AnalysisBusyError)
     def busy(request: Request, exc: AnalysisBusyError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": str(exc.retry_after)})
-
-    app.add_exception_handler(ValueError, error(400))
-
-    def storage_error(request: Request, exc: Exception) -> JSONResponse:
-        if isinstance(exc, StoreLostError):
-            detail = f"{exc}: restart freecell play"
-        else:
-            detail = f"the game store failed ({exc}); nothing was saved: free some disk space and try again"
-        return JSONResponse({"detail": detail}, status_code=503)
-
-    for failure in (StoreError, sqlite3.Error, OSError):  # never a 500: the server goes on
-        app.add_exception_handler(failure, storage_error)
+        response = refused(request, exc)
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -204,44 +184,33 @@ def create_app(
 
     api = APIRouter(prefix="/api", responses=errors(401, 403, 413, 415, 421, 422, 503))
 
-    def state(session_id: str, *, played: bool = True) -> GameState:
-        return games.view(session_id, lambda session: game_state(session, games.now(), played=played))
-
-    @api.get("/rules")
-    async def list_rules() -> list[RulesEntry]:
+    @api.get("/rules", response_model=list[RulesEntry])
+    async def list_rules() -> list[Json]:
         """Every preset, with its rules panel and our help."""
-        return [RulesEntry.entry(rules) for rules in PRESETS.values()]
+        return service.rules()
 
-    @api.post("/games", status_code=201, responses=errors(400))
-    def new_game(body: NewGame) -> GameState:
+    @api.post("/games", status_code=201, response_model=GameState, responses=errors(400))
+    def new_game(body: NewGame) -> Json:
         """A new game by deal number, game code, random deal or imported board."""
-        code, difficulty = body.code, None
-        if body.winnable:
-            if body.deal is not None or body.code is not None or body.board is not None:
-                raise ValueError("a winnable deal is a random deal: name no deal, code or board with it")
-            code, difficulty = assistance.winnable_code(find_rules(body.rules, cells=body.cells))
-        session = games.create(
-            rules=body.rules, cells=body.cells, deal=body.deal, code=code, random=body.random and not body.winnable,
-            board=body.board, difficulty=difficulty, moves=body.moves, auto_home=body.auto_home,
-        )
-        return state(session.id)
+        return service.new_game(**body.model_dump())
 
-    @api.get("/games/{game_id}", responses=errors(404))
-    async def get_game(game_id: str) -> GameState:
-        return state(game_id, played=False)
+    @api.get("/games/{game_id}", response_model=GameState, responses=errors(404))
+    async def get_game(game_id: str) -> Json:
+        return service.state(game_id, played=False)
 
-    @api.post("/games/{game_id}/moves", responses=errors(400, 404, 409))
-    async def play(game_id: str, body: MoveRequest) -> GameState:
+    @api.post("/games/{game_id}/moves", response_model=GameState, responses=errors(400, 404, 409))
+    async def play(game_id: str, body: MoveRequest) -> Json:
         """Play a move in standard notation; 400 with the reason when it is refused."""
-        return state(games.act(game_id, "move", body.move).id)
+        return service.move(game_id, body.move)
 
     def action(kind: str, doc: str) -> None:
-        async def endpoint(game_id: str) -> GameState:
-            return state(games.act(game_id, kind).id)
+        async def endpoint(game_id: str) -> Json:
+            return service.act(game_id, kind)
 
         endpoint.__doc__ = doc
         api.add_api_route(
-            f"/games/{{game_id}}/{kind}", endpoint, methods=["POST"], name=kind, responses=errors(404, 409)
+            f"/games/{{game_id}}/{kind}", endpoint, methods=["POST"], name=kind, response_model=GameState,
+            responses=errors(404, 409),
         )
 
     action("undo", "Take back the last action; 409 when there is nothing to undo.")
@@ -250,99 +219,71 @@ def create_app(
     action("pause", "Stop the clock.")
     action("resume", "Start the clock again.")
 
-    @api.post("/games/{game_id}/options", responses=errors(400, 404, 409))
-    async def options(game_id: str, body: GameOptions) -> GameState:
+    @api.post("/games/{game_id}/options", response_model=GameState, responses=errors(400, 404, 409))
+    async def options(game_id: str, body: GameOptions) -> Json:
         """Turn on or off the sending of safe cards home after each move."""
-        return state(games.act(game_id, "auto-on" if body.auto_home else "auto-off").id)
+        return service.options(game_id, auto_home=body.auto_home)
 
-    @api.post("/games/{game_id}/finish", responses=errors(404, 409))
-    async def finish(game_id: str) -> GameState:
+    @api.post("/games/{game_id}/finish", response_model=GameState, responses=errors(404, 409))
+    async def finish(game_id: str) -> Json:
         """Play the trivially won finish; 409 if the game is not trivially won."""
-        return state(games.finish(game_id).id)
+        return service.finish(game_id)
 
-    @api.get("/games/{game_id}/destinations", responses=errors(400, 404))
+    @api.get("/games/{game_id}/destinations", response_model=Destinations, responses=errors(400, 404))
     async def destinations(
         game_id: str,
         source: Annotated[str, Query(max_length=3, description="a column digit, a cell letter, or hc/hd/hh/hs")],
         count: Annotated[int, Query(ge=1, le=104)] = 1,
-    ) -> Destinations:
+    ) -> Json:
         """Where ``count`` cards from ``source`` may legally go now."""
-        def answer(session: Session) -> Destinations:
-            game = session.game
-            place = _source(source, game.position.columns, game.position.cells)
-            targets = [place_char(target) for target in game.destinations(place, count)]
-            return Destinations(targets=list(dict.fromkeys(targets)))
+        return service.destinations(game_id, source, count)
 
-        return games.view(game_id, answer)
-
-    def snapshot(game_id: str) -> Snapshot:
-        return games.view(game_id, Snapshot.of)  # the lock is held only to take it
-
-    @api.get("/games/{game_id}/hint", responses=errors(404, 503))
-    async def hint(game_id: str) -> Hint:
+    @api.get("/games/{game_id}/hint", response_model=Hint, responses=errors(404, 503))
+    async def hint(game_id: str) -> Json:
         """The next move of a winning line; or that the position is lost; or, while the
         solver thinks, ``pending`` (ask again). A hint given is counted in the game."""
-        taken = snapshot(game_id)
-        asked = assistance.ask(taken)
+        taken, asked = service.ask(game_id)
         if asked is not None:
             await asked.wait_async(assistance.hint_wait)
-        answer = assistance.hint(taken)
-        if answer.move is not None:
-            games.note(game_id, "hint")
-        return answer
+        return service.hint_from(taken)
 
-    @api.get("/games/{game_id}/analysis", responses=errors(404, 503))
-    async def analysis(game_id: str, line: bool = False) -> AnalysisState:
+    @api.get("/games/{game_id}/analysis", response_model=AnalysisState, responses=errors(404, 503))
+    async def analysis(game_id: str, line: bool = False) -> Json:
         """The live verdict: winnable, not-winnable, unknown (the search reached its limit)
         or pending; with ``line``, a winning line; when lost, the move that lost it. A line
         shown marks the game assisted."""
-        answer = assistance.state(snapshot(game_id), with_line=line)
-        if answer.line:
-            games.note(game_id, "assist")
-        return answer
+        return service.analysis(game_id, line=line)
 
-    @api.post("/games/{game_id}/rewind", responses=errors(404, 409))
-    async def rewind(game_id: str) -> GameState:
+    @api.post("/games/{game_id}/rewind", response_model=GameState, responses=errors(404, 409))
+    async def rewind(game_id: str) -> Json:
         """Undo back to the last position that could still be won; 409 when no losing
         move is known (ask /analysis first)."""
-        losing = assistance.losing_move(snapshot(game_id))
-        if losing is None:
-            raise NothingToUndoError("no move that lost a winnable game is known here")
-        for _ in range(losing.moves_back):
-            games.act(game_id, "undo")
-        return state(game_id)
+        return service.rewind(game_id)
 
-    @api.get("/games/{game_id}/capacity", responses=errors(400, 404))
+    @api.get("/games/{game_id}/capacity", response_model=CapacityDetail, responses=errors(400, 404))
     async def capacity(
         game_id: str,
         empty_cells: Annotated[int | None, Query(ge=0, le=16)] = None,
         empty_columns: Annotated[int | None, Query(ge=0, le=16)] = None,
-    ) -> CapacityDetail:
+    ) -> Json:
         """The move calculator, for the position or for other numbers of empty places."""
-        rules, position = games.view(game_id, lambda session: (session.game.rules, session.game.position))
-        cells = position.empty_cells if empty_cells is None else empty_cells
-        columns = position.empty_columns if empty_columns is None else empty_columns
-        if cells > rules.cells:
-            raise ValueError(f"{rules.title} has {rules.cells} free cells, so at most {rules.cells} can be empty")
-        if columns > rules.columns:
-            raise ValueError(f"{rules.title} has {rules.columns} columns, so at most {rules.columns} can be empty")
-        return capacity_detail(rules, cells, columns)
+        return service.capacity(game_id, empty_cells, empty_columns)
 
-    @api.get("/current")
-    async def current() -> CurrentGame:
+    @api.get("/current", response_model=CurrentGame)
+    async def current() -> Json:
         """The game a reloaded page continues: ``{"id": null}`` before the first game."""
-        return CurrentGame(id=games.current())
+        return service.current()
 
-    @api.get("/stats")
-    def stats() -> list[PresetStats]:
+    @api.get("/stats", response_model=list[PresetStats])
+    def stats() -> list[Json]:
         """Games played, won and lost, streaks, best time and fewest moves, per preset."""
-        return store.stats()
+        return service.stats()
 
-    @api.get("/stats.json")
-    def stats_json(response: Response) -> list[PresetStats]:
+    @api.get("/stats.json", response_model=list[PresetStats])
+    def stats_json(response: Response) -> list[Json]:
         """The statistics as a JSON file to save."""
-        response.headers["Content-Disposition"] = 'attachment; filename="freecell-stats.json"'
-        return stats()
+        response.headers["Content-Disposition"] = f'attachment; filename="{STATS_FILE}.json"'
+        return service.stats()
 
     @api.get(
         "/stats.csv",
@@ -354,18 +295,18 @@ def create_app(
     def stats_csv() -> Response:
         """The statistics as a CSV file to save."""
         return Response(
-            store.export_csv(), media_type="text/csv",
-            headers={"Content-Disposition": 'attachment; filename="freecell-stats.csv"'},
+            service.stats_csv(), media_type="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="{STATS_FILE}.csv"'},
         )
 
-    @api.get("/lessons")
-    def lessons() -> list[LessonInfo]:
-        return [LessonInfo(id=one.id, title=one.title, summary=one.summary, steps=len(one.steps)) for one in LESSONS]
+    @api.get("/lessons", response_model=list[LessonInfo])
+    def lessons() -> list[Json]:
+        return service.lessons()
 
-    @api.post("/lessons/{lesson_id}", status_code=201, responses=errors(404))
-    def start_lesson(lesson_id: str) -> GameState:
+    @api.post("/lessons/{lesson_id}", status_code=201, response_model=GameState, responses=errors(404))
+    def start_lesson(lesson_id: str) -> Json:
         """A game on the lesson's position; its ``lesson`` field says what to do."""
-        return state(games.create_lesson(lesson_id).id)
+        return service.start_lesson(lesson_id)
 
     app.include_router(api)
 
@@ -380,15 +321,3 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
-
-
-def _source(text: str, columns: tuple[object, ...], cells: tuple[object, ...]) -> Place:
-    """A destinations query's source; raises ``ValueError`` naming a place that is not there."""
-    text = text.strip().lower()
-    if len(text) == 1 and text in COLUMN_CHARS and COLUMN_CHARS.index(text) < len(columns):
-        return Place.column(COLUMN_CHARS.index(text))
-    if len(text) == 1 and text in CELL_CHARS and CELL_CHARS.index(text) < len(cells):
-        return Place.cell(CELL_CHARS.index(text))
-    if len(text) == 2 and text[0] == "h" and text[1] in SUIT_CHARS:
-        return Place.foundation(SUIT_CHARS.index(text[1]))
-    raise ValueError(f"there is no place {text!r} on this table (a column digit, a cell letter, or h and a suit)")

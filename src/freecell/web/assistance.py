@@ -14,19 +14,18 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from freecell.advisor import Advisor, Analysis, Verdict, winnable_deal
 from freecell.game import Action, is_lost
 from freecell.lessons import Lesson
-from freecell.notation import place_char
 from freecell.position import Move, Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult
 from freecell.web.analysis import AnalysisService, Answered
 from freecell.web.hint import describe, describe_briefly, move_worth_trying
-from freecell.web.models import AnalysisState, Hint, LosingMove, source_char
 from freecell.web.session import Session
+from freecell.web.states import Json, move_hint, no_move_hint
 
 HINT_WAIT: Final = 0.25
 
@@ -54,12 +53,25 @@ class Snapshot:
         )
 
 
+class Solving(Protocol):
+    """Where analyses run: :class:`~freecell.web.analysis.AnalysisService` (worker
+    processes) in the server; in the static site, a queue for the solver's Web Worker."""
+
+    advisor: Advisor
+
+    def request(self, owner: str, position: Position, rules: Rules) -> Answered: ...
+
+    def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult: ...
+
+    def close(self) -> None: ...
+
+
 class Assistance:
     """The server's one advisor and its worker process, started on first use (or
     ``service``, made by the caller); a hint waits ``hint_wait`` seconds for the solver."""
 
     def __init__(
-        self, *, workers: int | None = None, service: AnalysisService | None = None, hint_wait: float = HINT_WAIT
+        self, *, workers: int | None = None, service: Solving | None = None, hint_wait: float = HINT_WAIT
     ) -> None:
         self.advisor = service.advisor if service is not None else Advisor()
         self.hint_wait = hint_wait
@@ -68,7 +80,7 @@ class Assistance:
         self._lock = threading.Lock()
 
     @property
-    def service(self) -> AnalysisService:
+    def service(self) -> Solving:
         with self._lock:
             if self._service is None:
                 self._service = AnalysisService(self.advisor, workers=self._workers)
@@ -96,59 +108,60 @@ class Assistance:
         self.ask(snapshot)
         return self.advisor.known(snapshot.position, snapshot.rules)
 
-    def hint(self, snapshot: Snapshot) -> Hint:
+    def hint(self, snapshot: Snapshot) -> Json:
         """The next move of a winning line, or why there is none (wait for :meth:`ask`
         first to give the solver a chance)."""
         position, rules = snapshot.position, snapshot.rules
         if snapshot.lesson is not None:
             step = snapshot.lesson.step(snapshot.lesson_step)
             if step is None:
-                return Hint(move=None, text="The lesson is done")
+                return no_move_hint("The lesson is done")
             return _hint_for(step.move(position), position, verdict=None)
         if position.is_won():
-            return Hint(move=None, text="The game is won", verdict="winnable")
+            return no_move_hint("The game is won", verdict="winnable")
         if is_lost(position, rules):
-            return Hint(move=None, text="No legal move is left", verdict="not-winnable")
+            return no_move_hint("No legal move is left", verdict="not-winnable")
         analysis = self.analysis(snapshot)
         if analysis is None:
-            return Hint(move=None, text="Thinking…", pending=True)
+            return no_move_hint("Thinking…", pending=True)
         if analysis.verdict is Verdict.WINNABLE and analysis.next_move is not None:
             move = position.parse_move(analysis.next_move, rules)
             return _hint_for(move, position, verdict="winnable")
         if analysis.verdict is Verdict.NOT_WINNABLE:
             if snapshot.moves_made == 0:  # nothing to undo: the deal itself is lost
-                return Hint(
-                    move=None, verdict="not-winnable",
-                    text="This deal cannot be won, whatever is played: our solver proved it. Deal a new one",
+                return no_move_hint(
+                    "This deal cannot be won, whatever is played: our solver proved it. Deal a new one",
+                    verdict="not-winnable",
                 )
-            return Hint(
-                move=None, verdict="not-winnable",
-                text="This position can no longer be won: undo, or rewind to the last winnable position",
+            return no_move_hint(
+                "This position can no longer be won: undo, or rewind to the last winnable position",
+                verdict="not-winnable",
             )
         undone = snapshot.history[-1].before if snapshot.history else None
         fallback = move_worth_trying(position, rules, undone=undone)
         if fallback is None:
-            return Hint(move=None, verdict="unknown", text="No legal move is left")
-        hint = _hint_for(fallback, position, verdict="unknown")
-        hint.text = f"The solver could not decide in time. A move worth trying: {hint.text[0].lower()}{hint.text[1:]}"
-        return hint
+            return no_move_hint("No legal move is left", verdict="unknown")
+        text = describe(fallback, position)
+        text = f"The solver could not decide in time. A move worth trying: {text[0].lower()}{text[1:]}"
+        return move_hint(fallback, position, text, verdict="unknown")
 
-    def state(self, snapshot: Snapshot, *, with_line: bool) -> AnalysisState:
+    def state(self, snapshot: Snapshot, *, with_line: bool) -> Json:
         """The live verdict on the position, the winning line if asked for, and the move
         that lost the game when it was lost from a winnable position. Never waits."""
+        answer: Json = {"verdict": "unknown", "line": None, "losing_move": None}
         if snapshot.lesson is not None:
-            return AnalysisState(verdict="unknown")
+            return answer
         analysis = self.analysis(snapshot)
         if analysis is None:
-            return AnalysisState(verdict="pending")
-        answer = AnalysisState(verdict=analysis.verdict.value)
+            return {**answer, "verdict": "pending"}
+        answer["verdict"] = analysis.verdict.value
         if analysis.verdict is Verdict.WINNABLE and with_line:
-            answer.line = list(analysis.line)
+            answer["line"] = list(analysis.line)
         if analysis.verdict is Verdict.NOT_WINNABLE:
-            answer.losing_move = self.losing_move(snapshot)
+            answer["losing_move"] = self.losing_move(snapshot)
         return answer
 
-    def losing_move(self, snapshot: Snapshot) -> LosingMove | None:
+    def losing_move(self, snapshot: Snapshot) -> Json | None:
         """The move that lost the game, from what is known; where an earlier position's
         verdict is not known yet, the worker is asked for it (the page asks again)."""
         rules = snapshot.rules
@@ -167,10 +180,10 @@ class Assistance:
         plural = "s" if found.moves_back > 1 else ""
         before = positions[found.index]
         what = describe_briefly(before.parse_move(found.move, rules), before)
-        return LosingMove(
-            move=found.move, moves_back=found.moves_back,
-            text=f"The game could still be won before {what} ({found.move}), {found.moves_back} move{plural} ago",
-        )
+        return {
+            "move": found.move, "moves_back": found.moves_back,
+            "text": f"The game could still be won before {what} ({found.move}), {found.moves_back} move{plural} ago",
+        }
 
     # --- winnable deals ------------------------------------------------------------------
 
@@ -184,8 +197,5 @@ class Assistance:
         return found.deal.code(), found.difficulty.value
 
 
-def _hint_for(move: Move, position: Position, *, verdict: str | None) -> Hint:
-    return Hint(
-        move=position.notation(move), source=source_char(move.source), target=place_char(move.target),
-        count=move.count, text=describe(move, position), verdict=verdict,
-    )
+def _hint_for(move: Move, position: Position, *, verdict: str | None) -> Json:
+    return move_hint(move, position, describe(move, position), verdict=verdict)

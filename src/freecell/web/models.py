@@ -1,17 +1,12 @@
-"""The JSON bodies of the API (see ``docs/api.md``), and how a session becomes a state."""
+"""The JSON bodies of the API (see ``docs/api.md``) as pydantic models: the server checks
+requests with them and describes the API for OpenAPI; the values are made in
+:mod:`freecell.web.states`."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from freecell.cards import SUIT_LETTERS, card_name
-from freecell.notation import SUIT_CHARS, place_char
-from freecell.position import Place, PlaceKind, Position
-from freecell.rules import Rules, SequenceMoves
-from freecell.web.rules_text import HELP_TEXT, RULES_TEXT
-from freecell.web.session import Session
 
 
 class ErrorBody(BaseModel):
@@ -34,27 +29,10 @@ class RulesInfo(BaseModel):
     single_card_moves: bool
     tap_to_foundation: bool
 
-    @classmethod
-    def of(cls, rules: Rules) -> RulesInfo:
-        return cls(
-            name=rules.name, title=rules.title, description=rules.description,
-            cell_options=list(rules.cell_options), cells=rules.cells, columns=rules.columns,
-            decks=rules.decks, building=rules.building.value,
-            scoring=rules.scoring is not None, takes_back=rules.takes_back,
-            show_capacity=rules.show_capacity, undo_limit=rules.undo_limit,
-            single_card_moves=rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS,
-            tap_to_foundation=rules.tap_sends_home,
-        )
-
 
 class RulesEntry(RulesInfo):
     text: str = Field(description="the rules panel for the preset; paragraphs separated by a blank line")
     help: str = Field(description="our own help, the same on every preset")
-
-    @classmethod
-    def entry(cls, rules: Rules) -> RulesEntry:
-        text = RULES_TEXT.get(rules.name, rules.description)
-        return cls(**RulesInfo.of(rules).model_dump(), text=text, help=HELP_TEXT)
 
 
 class Foundation(BaseModel):
@@ -184,86 +162,3 @@ class LessonInfo(BaseModel):
     summary: str
     steps: int
 
-
-# --- from the library to JSON -------------------------------------------------------------
-
-
-def source_char(place: Place) -> str:
-    """A move's source: as :func:`place_char`, with the suit after ``h`` for a take-back."""
-    return place_char(place) + (SUIT_CHARS[place.index] if place.kind is PlaceKind.FOUNDATION else "")
-
-
-def capacity_detail(rules: Rules, empty_cells: int, empty_columns: int) -> CapacityDetail:
-    """The capacity the library computes with that many empty cells and empty columns
-    (``to_empty`` is 0 when no column is empty)."""
-    columns = tuple(() if i < empty_columns else (0,) for i in range(max(rules.columns, empty_columns)))
-    table = Position(columns, (None,) * empty_cells, (0,) * rules.foundation_count)
-    occupied = table.capacity(rules, to_empty_column=False)
-    empty = table.capacity(rules, to_empty_column=True) if empty_columns else 0
-    unlimited = rules.sequence_moves is SequenceMoves.UNLIMITED
-    return CapacityDetail(
-        empty_cells=empty_cells, empty_columns=empty_columns, to_occupied=occupied, to_empty=empty,
-        formula_occupied="unlimited" if unlimited else _formula(empty_cells, occupied),
-        formula_empty=(
-            "no empty column" if not empty_columns else "unlimited" if unlimited else _formula(empty_cells, empty)
-        ),
-    )
-
-
-def _formula(empty_cells: int, value: int) -> str:
-    """``(F + 1) × 2^E = value``, with the E that the library counted."""
-    power = (value // (empty_cells + 1)).bit_length() - 1
-    return f"({empty_cells} + 1) × 2^{power} = {value}"
-
-
-def game_state(session: Session, now: float, *, played: bool = False) -> GameState:
-    """The state of ``session`` at ``now``; ``last`` lists the moves just played only when
-    ``played`` (the answer to the request that played them)."""
-    game = session.game
-    position, rules = game.position, game.rules
-    lesson = None
-    if session.lesson is not None:
-        number = session.lesson_step
-        steps = len(session.lesson.steps)
-        lesson = LessonState(
-            id=session.lesson.id, title=session.lesson.title, step=min(number + 1, steps), steps=steps,
-            text=session.lesson.text(number), done=number >= steps,
-        )
-        deal = f"lesson: {session.lesson.title}"
-    else:
-        deal = "imported position" if game.deal is None else str(game.deal)
-    detail = capacity_detail(rules, position.empty_cells, position.empty_columns)
-    return GameState(
-        id=session.id,
-        rules=RulesInfo.of(rules),
-        code=game.code,
-        deal=deal,
-        columns=[[card_name(card) for card in column] for column in position.columns],
-        cells=[None if card is None else card_name(card) for card in position.cells],
-        foundations=[
-            Foundation(
-                suit=SUIT_LETTERS[pile % 4],
-                top=None if top is None else card_name(top),
-                height=position.foundations[pile],
-            )
-            for pile in range(len(position.foundations))
-            for top in [position.foundation_top(pile)]
-        ],
-        moves=game.moves_made,
-        score=game.score if rules.scoring is not None else None,
-        can_undo=game.can_undo and not session.abandoned,
-        can_redo=game.can_redo and not session.abandoned,
-        outcome=session.outcome().value,
-        can_finish=session.finishing_moves() is not None,
-        capacity=Capacity(**detail.model_dump(include={"empty_cells", "empty_columns", "to_occupied", "to_empty"})),
-        elapsed_seconds=round(session.clock.elapsed(now), 1),
-        paused=session.clock.paused,
-        last=list(session.last) if played else [],
-        lesson=lesson,
-        abandoned=session.abandoned,
-        difficulty=session.record.difficulty,
-        played=list(game.line),
-        hints=session.hints,
-        assisted=session.assisted,
-        auto_home=game.auto_home,
-    )

@@ -15,7 +15,7 @@ const FILES = [
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   ...["main", "api", "advice", "animate", "cards", "input", "links", "menu", "panels", "places", "runs",
-    "solution", "status", "table"].map((name) => `/static/js/${name}.js`),
+    "site", "solution", "status", "table"].map((name) => `/static/js/${name}.js`),
 ];
 
 self.addEventListener("install", (event) => {

@@ -1,6 +1,12 @@
 // The JSON API of docs/api.md: the page's one transport. Every call returns the parsed
 // body or throws an ApiError that carries the server's sentence for the player; status 0
 // means the server could not be reached (the page then says so and keeps its table).
+// Served by `freecell play`, calls go to the server; in the static site (`freecell site`),
+// to the site's Web Worker, which answers with the same Python.
+
+import { connectSite } from "./site.js";
+
+const site = await connectSite();
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -20,6 +26,13 @@ function describe(detail) {
 }
 
 async function call(method, path, body) {
+  if (site) {
+    const answer = await site.request(method, path, body);
+    if (answer.status >= 400) {
+      throw new ApiError(answer.status, describe(answer.body?.detail));
+    }
+    return answer.body;
+  }
   const options = { method, headers: { Accept: "application/json" } };
   if (method !== "GET") {
     // The server takes a change of state only as JSON, a body-less one too (docs/api.md).

@@ -25,7 +25,7 @@ export function linkRequest(search) {
 
 /** The link that opens `state`'s deal (and plays its moves so far, with `withMoves`). */
 export function shareLink(state, withMoves) {
-  const url = new URL("/", window.location.href);
+  const url = new URL(".", document.baseURI); // the page's folder: "/" on the server, the static site's anywhere
   url.searchParams.set("code", state.code);
   if (withMoves && state.played.length) {
     url.searchParams.set("moves", state.played.join(","));

@@ -642,5 +642,6 @@ wireButtons();
 wirePointer(tableEl, { tap, pickUp, drop, cancelDrag: clearSelection });
 wireKeyboard(keys);
 load().catch((error) => toast(error.message));
-// Installed on a phone's home screen, the page opens from the service worker's cache.
-navigator.serviceWorker?.register("/sw.js").catch(() => {});
+// Installed on a phone's home screen, the page opens from the service worker's cache. The
+// script sits beside the page: the server's /sw.js, or the static site's own.
+navigator.serviceWorker?.register("sw.js").catch(() => {});

@@ -1,0 +1,213 @@
+"""The static site: the whole game as a folder any static file host can serve.
+
+``build_site(target)`` writes the page of ``freecell play`` (the same files), our
+package's Python sources as ``freecell.zip``, and the Pyodide runtime, pinned to
+:data:`PYODIDE_VERSION`. In the browser a Web Worker runs Pyodide, loads the package, and
+answers the page's API with :mod:`freecell.web.service`, as the server does. Every URL
+is relative, so the site works from any sub-path; a service worker keeps it offline.
+
+The runtime comes from the ``pyodide`` npm package, fetched once with ``npm pack`` into
+the user's cache (``$XDG_CACHE_HOME/freecell``), or from a folder given by the caller.
+The tarball is checked against the registry's SHA-512 integrity, and every file copied
+against the SHA-256 pinned here, taken from that verified tarball.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+PYODIDE_VERSION: Final = "314.0.7"
+# ``npm view pyodide@314.0.7 dist.integrity``
+PYODIDE_INTEGRITY: Final = (
+    "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A=="
+)
+# The runtime files the game needs (sqlite3 is built into this version's stdlib, so no
+# package wheel is needed), with their SHA-256 in the verified tarball.
+RUNTIME_FILES: Final = {
+    "pyodide.mjs": "6f1d60f7bf529beb300f0f47983c921d3982363640ba20af0e38efdddbc66109",
+    "pyodide.asm.mjs": "f7cdc8ece80678ceb712f8e65ebe6d3a83203a180c399865f49612a051693635",
+    "pyodide.asm.wasm": "cc36e3cab04fdfc9a63ff13eb52eae2b911bf46c025cc7b281f394bd3de1d5e6",
+    "python_stdlib.zip": "fa1957e5777068fc4f7437f96d860ae2fbe9c19732ba06c84e004ec16dd7dd7a",
+    "pyodide-lock.json": "5dc2fc119108bc148c7457dc86e7675b5c87e1cafd420b9c34c1eaef7b36c010",
+}
+
+PACKAGE: Final = Path(__file__).parent
+STATIC: Final = PACKAGE / "web" / "static"
+# The page reads which transport to use here: the server's copy says "server"; the site's
+# (the build's manifest: its files and version) says "worker".
+SITE_FILE: Final = "static/site.json"
+SERVICE_WORKER: Final = "sw.js"
+# What the browser does not need of our package: the command line and the FastAPI layer.
+_LEFT_OUT: Final = ("cli/", "web/static/", "web/app.py", "web/models.py", "web/security.py")
+# What the site does not take of the page's folder: the server's service worker, login page
+# and transport (the site has its own service worker, written at its top with the build's
+# version, and its own manifest).
+_SERVER_ONLY: Final = ("sw.js", "locked.html", Path(SITE_FILE).name)
+_VERSION_LINE: Final = 'const VERSION = "dev";'
+
+
+def _server_only(folder: str, names: list[str]) -> set[str]:
+    """For ``shutil.copytree``: what to leave out of the site's copy of ``web/static``."""
+    left_out = {name for name in names if name == "__pycache__"}
+    if Path(folder) == STATIC:
+        left_out |= {name for name in names if name in _SERVER_ONLY}
+    if Path(folder) == STATIC / "js":
+        left_out |= {SERVICE_WORKER}
+    return left_out
+
+
+class SiteError(RuntimeError):
+    """The site cannot be built: the runtime is missing or altered, or the folder is in use."""
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """A built site: where it is, its files (relative paths) and their total size in bytes."""
+
+    path: Path
+    files: tuple[str, ...]
+    size: int
+
+
+def cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/freecell``, or ``~/.cache/freecell``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "freecell"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def check_runtime(folder: Path) -> Path:
+    """The folder holding the pinned runtime files: ``folder`` itself or its ``package``
+    subfolder (an unpacked npm tarball). Raises :class:`SiteError` naming a file that is
+    missing or whose SHA-256 is not the pinned one."""
+    for candidate in (folder, folder / "package"):
+        if (candidate / "pyodide.asm.wasm").is_file():
+            folder = candidate
+            break
+    for name, expected in RUNTIME_FILES.items():
+        path = folder / name
+        if not path.is_file():
+            raise SiteError(f"{path} is missing: give the files of the pyodide {PYODIDE_VERSION} npm package")
+        if _sha256(path) != expected:
+            raise SiteError(f"{path} is not the file of pyodide {PYODIDE_VERSION} (its SHA-256 differs)")
+    return folder
+
+
+def _check_tarball(path: Path) -> None:
+    algorithm, _, expected = PYODIDE_INTEGRITY.partition("-")
+    digest = hashlib.new(algorithm, path.read_bytes()).digest()
+    if base64.b64encode(digest).decode() != expected:
+        raise SiteError(f"{path} does not match the npm registry's integrity for pyodide {PYODIDE_VERSION}")
+
+
+def fetch_runtime(cache: Path | None = None) -> Path:
+    """The pinned runtime in the cache, fetched with ``npm pack`` if it is not there yet.
+    Raises :class:`SiteError` when npm is missing or fails, or a file does not check."""
+    folder = (cache or cache_dir()) / f"pyodide-{PYODIDE_VERSION}"
+    try:
+        return check_runtime(folder)
+    except SiteError:
+        pass
+    folder.mkdir(parents=True, exist_ok=True)
+    tarball = folder / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if not tarball.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise SiteError("npm is not installed (scripts/setup --dev installs it), and no --pyodide folder was given")
+        done = subprocess.run(
+            [npm, "pack", f"pyodide@{PYODIDE_VERSION}", "--silent", "--pack-destination", str(folder)],
+            capture_output=True, text=True, timeout=600, check=False,
+        )
+        if done.returncode != 0 or not tarball.is_file():
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise SiteError(f"npm pack pyodide@{PYODIDE_VERSION} failed: {last}")
+    try:
+        _check_tarball(tarball)
+    except SiteError:
+        tarball.unlink()  # a bad download is not kept: the next build fetches it again
+        raise
+    with tarfile.open(tarball) as archive:
+        for name in RUNTIME_FILES:
+            member = archive.extractfile(f"package/{name}")
+            if member is None:
+                raise SiteError(f"{tarball} has no package/{name}")
+            (folder / name).write_bytes(member.read())
+    return check_runtime(folder)
+
+
+def _package_zip(target: Path) -> None:
+    """Our package's Python sources (and its data files), without what only the server
+    and the command line use. Fixed timestamps keep the zip the same from build to build."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(PACKAGE.rglob("*")):
+            relative = path.relative_to(PACKAGE).as_posix()
+            if not path.is_file() or "__pycache__" in relative or relative.startswith(_LEFT_OUT):
+                continue
+            if path.suffix not in (".py", ".txt", ".typed"):
+                continue
+            info = zipfile.ZipInfo(f"freecell/{relative}", date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+
+
+def build_site(target: Path, *, pyodide: Path | None = None) -> Site:
+    """Write the site into ``target`` (created; it must be empty or hold an earlier build).
+    The runtime comes from ``pyodide`` (a folder) or the npm cache. Raises :class:`SiteError`."""
+    runtime = check_runtime(pyodide) if pyodide is not None else fetch_runtime()
+    if target.exists() and not target.is_dir():
+        raise SiteError(f"{target} is a file, not a folder")
+    if target.is_dir() and any(target.iterdir()) and not (target / SITE_FILE).is_file():
+        raise SiteError(f"{target} is not empty and holds no earlier build: choose a new folder")
+    if target.is_dir():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    shutil.copytree(STATIC, target / "static", ignore=_server_only)
+    shutil.copy2(STATIC / "index.html", target / "index.html")
+    (target / "pyodide").mkdir()
+    for name in RUNTIME_FILES:
+        shutil.copy2(runtime / name, target / "pyodide" / name)
+    _package_zip(target / "freecell.zip")
+    files = sorted(
+        path.relative_to(target).as_posix() for path in target.rglob("*") if path.is_file()
+    )
+    # The service worker sits at the top, so that its scope is the whole site; it carries
+    # the build's version, so that a browser installs the new one with a new build.
+    worker = (STATIC / "js" / SERVICE_WORKER).read_text()
+    digest = hashlib.sha256(worker.encode())
+    for name in files:
+        digest.update(name.encode() + b"\0" + _sha256(target / name).encode())
+    version = digest.hexdigest()[:16]
+    versioned = worker.replace(_VERSION_LINE, f'const VERSION = "{version}";')
+    if versioned == worker:
+        raise SiteError(f"js/{SERVICE_WORKER} has no line {_VERSION_LINE!r} to write the version in")
+    (target / SERVICE_WORKER).write_text(versioned)
+    files.append(SERVICE_WORKER)
+    manifest = {
+        "transport": "worker",
+        "version": version,
+        "pyodide": "pyodide/",
+        "pyodide_version": PYODIDE_VERSION,
+        "package": "freecell.zip",
+        "files": files,
+    }
+    (target / SITE_FILE).write_text(json.dumps(manifest, indent=1) + "\n")
+    files.append(SITE_FILE)
+    size = sum((target / name).stat().st_size for name in files)
+    return Site(target, tuple(sorted(files)), size)

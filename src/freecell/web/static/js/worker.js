@@ -1,0 +1,158 @@
+// A Web Worker of the static site (see freecell/site.py): it runs Pyodide with our package.
+// Role "api" answers the page's API with freecell.web.worker.Api (the server's Service),
+// its games in SQLite on IDBFS, saved to IndexedDB before each change is acknowledged.
+// Role "api" opens the games only once the page says so ("open": this tab holds the lock),
+// so Python may start meanwhile. Role "solver" solves the analyses that the api worker
+// queues, so play never waits (the page holds them until it has loaded).
+
+const DATA = "/data";
+let py = null;
+let api = null;
+let queue = Promise.resolve();
+let open = null;
+const opening = new Promise((resolve) => { open = resolve; });
+
+const post = (message) => self.postMessage(message);
+const progress = (text, fraction) => post({ type: "progress", text, fraction });
+// How long each step of the start took (ms since the worker started): the page keeps them
+// as performance marks, which bench/site.py prints.
+const began = performance.now();
+const step = (name) => post({ type: "step", name, ms: performance.now() - began });
+
+function syncfs(populate) {
+  return new Promise((resolve, reject) => py.FS.syncfs(populate, (error) => (error ? reject(error) : resolve())));
+}
+
+// Python's memory once our package is imported, kept after the first visit (one per build
+// of the site): later visits restore it instead of starting Python and importing again,
+// which takes most of the time to a table. It is Pyodide's memory snapshot, checked by
+// Pyodide against the runtime's build; a snapshot that does not restore is dropped.
+const SNAPSHOTS = "freecell-snapshot-";
+
+async function savedSnapshot(version) {
+  try {
+    const answer = await (await caches.open(SNAPSHOTS + version)).match(snapshotKey());
+    return answer ? new Uint8Array(await answer.arrayBuffer()) : null;
+  } catch {
+    return null; // no Cache Storage here (not a secure context): start Python as usual
+  }
+}
+
+async function saveSnapshot(version, snapshot) {
+  try {
+    for (const name of await caches.keys()) {
+      if (name.startsWith(SNAPSHOTS) && name !== SNAPSHOTS + version) {
+        await caches.delete(name);
+      }
+    }
+    await (await caches.open(SNAPSHOTS + version)).put(snapshotKey(), new Response(snapshot));
+  } catch (error) {
+    console.warn("Python's memory could not be kept for the next visit:", error);
+  }
+}
+
+const snapshotKey = () => new URL("python-snapshot", self.location.href).href; // never fetched
+
+async function startPython(pyodide, pkg, version, role) {
+  const [{ loadPyodide }, { default: createPyodideModule }, zip, snapshot] = await Promise.all([
+    import(new URL("pyodide.mjs", pyodide).href),
+    import(new URL("pyodide.asm.mjs", pyodide).href), // loaded here, beside the rest, not after it
+    fetch(pkg).then((answer) => {
+      if (!answer.ok) {
+        throw new Error(`the game's package could not be loaded (${answer.status})`);
+      }
+      return answer.arrayBuffer();
+    }),
+    savedSnapshot(version),
+  ]);
+  step("files read");
+  const options = { indexURL: pyodide, createPyodideModule, stdout: () => {}, stderr: (text) => console.warn(text) };
+  const unpack = () => py.unpackArchive(zip, "zip", { extractDir: "/lib/freecell-site" });
+  if (snapshot) {
+    try {
+      py = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      unpack(); // the files of modules imported later on (sys.path already has them)
+      py.runPython("import random; random.seed()"); // not the same draws on every visit
+      step("pyodide from its snapshot");
+      return;
+    } catch (error) {
+      console.warn("Python's kept memory did not restore; starting it afresh:", error);
+      await caches.delete(SNAPSHOTS + version).catch(() => {});
+    }
+  }
+  py = await loadPyodide({ ...options, _makeSnapshot: role === "api" });
+  step("pyodide");
+  progress("Loading the game…", 0.75);
+  unpack();
+  py.runPython("import sys; sys.dont_write_bytecode = True; sys.path.insert(0, '/lib/freecell-site'); import freecell.web.worker");
+  step("import");
+  if (role === "api") {
+    await saveSnapshot(version, py.makeMemorySnapshot());
+    step("snapshot saved");
+  }
+}
+
+async function start({ role, pyodide, pkg, version }) {
+  progress("Loading Python…", 0.1);
+  await startPython(pyodide, pkg, version, role);
+  const module = py.pyimport("freecell.web.worker");
+  if (role === "api") {
+    await opening; // the page's go-ahead: this tab is the only one playing
+    progress("Opening your games…", 0.9);
+    py.FS.mkdirTree(DATA);
+    py.FS.mount(py.FS.filesystems.IDBFS, {}, DATA);
+    await syncfs(true);
+    api = module.Api(`${DATA}/freecell.db`);
+    await syncfs(false);
+    step("store");
+  }
+  self.solveJob = module.solve_job;
+  progress("Ready", 1);
+  post({ type: "ready" });
+}
+
+async function request({ id, method, path, query, body }) {
+  const reply = JSON.parse(api.answer(method, path, query ?? "", body === undefined ? "" : JSON.stringify(body)));
+  if (reply.changed) {
+    await syncfs(false); // saved before the page hears of it
+  }
+  post({ type: "response", id, status: reply.status, body: reply.body });
+  offerJob();
+}
+
+function offerJob() {
+  const job = api.next_job();
+  if (job !== undefined && job !== null) {
+    post({ type: "job", job });
+  }
+}
+
+function handle(message) {
+  switch (message.type) {
+    case "start":
+      return start(message);
+    case "request":
+      return request(message);
+    case "solve":
+      return post({ type: "solved", number: JSON.parse(message.job).job, result: self.solveJob(message.job) });
+    case "solved":
+      api.solved(message.number, message.result);
+      return offerJob();
+    default:
+      throw new Error(`unknown message ${message.type}`);
+  }
+}
+
+self.onmessage = (event) => {
+  if (event.data.type === "open") {
+    open(); // heard at once, while the start is still under way
+    return;
+  }
+  // One message at a time, in order: Python runs one call at a time anyway, and a change
+  // must be saved before the next request is answered.
+  queue = queue.then(() => handle(event.data)).catch((error) => {
+    const text = String(error?.message ?? error).split("\n").filter(Boolean).slice(-1)[0];
+    post({ type: event.data.type === "request" ? "response" : "failed", id: event.data.id, status: 500,
+      body: { detail: `The game in this browser failed: ${text}` }, text });
+  });
+};

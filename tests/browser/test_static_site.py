@@ -1,0 +1,176 @@
+"""The static site (``freecell site``) in the browser: served from a sub-folder by a plain
+file server, with no game server anywhere, played by click and by typed notation, won
+from the solution viewer, reloaded, then reloaded again with no network and played on.
+
+Pyodide loads slowly on a busy machine, hence the long waits for the first table.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from player import Player
+from playwright.sync_api import Browser, Page, expect
+
+from freecell import Deal, find_rules
+from freecell.notation import split_moves
+from freecell.site import build_site, fetch_runtime
+from freecell.store import STATS_FIELDS
+
+DATA = Path(__file__).parent / "data"
+LOADING = 180_000  # ms: the runtime's first load on a busy machine
+CODE = Deal(find_rules("standard"), 617).code()
+# What the api worker reported of its start (js/worker.js's steps, as performance marks).
+RESTORED = """() => ({
+  api: performance.getEntriesByName("freecell api pyodide from its snapshot").length === 1,
+  imported: performance.getEntriesByName("freecell api import").length === 1,
+})"""
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site built into www/games/freecell and served by ``python -m http.server``."""
+    root = tmp_path_factory.mktemp("www")
+    build_site(root / "games" / "freecell", pyodide=fetch_runtime())
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(root), str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/games/freecell/"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}static/site.json", timeout=2):
+                break
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            if time.monotonic() > deadline:
+                _stop(process)
+                raise
+            time.sleep(0.1)
+    yield url
+    _stop(process)
+
+
+@pytest.fixture
+def site_page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def wait_for_table(page: Page) -> None:
+    expect(page.locator("#table .card").first).to_be_visible(timeout=LOADING)
+    expect(page.locator("#loading")).to_have_count(0)
+
+
+def test_the_site_plays_offline_after_the_first_visit(site_page: Page, site_url: str) -> None:
+    page = site_page
+    player = Player(page, site_url)
+    page.emulate_media(reduced_motion="reduce")
+
+    # A game code's link, on a site served from a sub-folder
+    page.goto(f"{site_url}?code={CODE}")
+    wait_for_table(page)
+    assert page.evaluate(RESTORED) == {"api": False, "imported": True}  # Python started afresh
+    expect(page.locator("#deal-label")).to_contain_text("617")
+    expect(page.locator("#game-code")).to_have_text(CODE)
+
+    # by click, then by typed notation: the first 20 moves of a known solution, after
+    # which the solver needs little search, however busy the machine is
+    opening = split_moves((DATA / "deal617.solution").read_text())[:20]
+    assert opening[0] == "7a"
+    bottom = player.column("7")[-1]
+    player.settle()
+    page.locator(f'#table .card[data-card="{bottom}"]').click(position={"x": 10, "y": 8})
+    player.place("free cell a").click()
+    player.expect_moves(1)
+    assert player.table()["cells"][0] == bottom
+    player.play(opening[1:])
+    before = player.table()
+
+    # won from the solution viewer, the solver running in the site's second worker
+    page.locator("#solution").click()
+    position = page.locator("#solution-position")
+    expect(position).to_have_text(re.compile(r"^0 / [1-9]\d*$"), timeout=LOADING)
+    length = int((position.text_content() or "").split("/")[1])
+    page.get_by_label("Speed").select_option(label="Fastest")
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator("#banner")).to_contain_text("You won", timeout=LOADING)
+    assert player.table()["foundations"] == ["KC", "KD", "KH", "KS"]
+    assert player.table() != before
+
+    # a reload keeps the game (saved in the browser before each move was acknowledged)
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    wait_for_table(page)
+    player.expect_moves(20 + length)
+    assert player.table()["foundations"] == ["KC", "KD", "KH", "KS"]
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    # a later visit restores Python's memory as the first visit left it, package imported
+    assert page.evaluate(RESTORED) == {"api": True, "imported": False}
+
+    # no network at all: the site starts from the service worker's cache and plays on
+    page.context.set_offline(True)
+    page.reload()
+    wait_for_table(page)
+    player.expect_moves(20 + length)
+    page.goto(f"{site_url}?deal=3&rules=standard")
+    wait_for_table(page)
+    expect(page.locator("#deal-label")).to_contain_text("3")
+    player.play(["1a"])
+    page.locator("#hint").click()
+    hinted = page.locator("#table .card.hint-source")
+    expect(hinted.first).to_be_visible(timeout=LOADING)
+    expect(player.toast()).to_contain_text(re.compile(r"\(\w+\)"))
+    hinted.first.click(position={"x": 10, "y": 8})
+    page.locator("#table .hint-target").first.click(position={"x": 10, "y": 8})
+    player.expect_moves(2)
+    assert page.evaluate("navigator.onLine") is False
+
+    # the statistics and their export, made in the browser: the game won above counts, as
+    # an assisted game (its solution was shown)
+    page.get_by_role("button", name="Statistics").click()
+    with page.expect_download() as download:
+        page.get_by_role("link", name="CSV").click()
+    assert download.value.suggested_filename == "freecell-stats.csv"
+    rows = Path(download.value.path()).read_text().splitlines()
+    assert rows[0].startswith("rules,played,won,lost")
+    assisted = STATS_FIELDS.index("assisted")
+    assert any(row.startswith("standard,") and row.split(",")[assisted] == "1" for row in rows[1:])
+
+    # one tab at a time runs the game (each keeps its own copy): a second one waits for it
+    other = page.context.new_page()
+    other.goto(site_url)
+    expect(other.locator("#loading")).to_contain_text("open in another tab")
+    page.close()
+    wait_for_table(other)
+    Player(other, site_url).expect_moves(2)
