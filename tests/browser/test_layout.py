@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from player import Player
 from playwright.sync_api import Page, expect
 
 from freecell.rules import PRESETS
+
+T = TypeVar("T")
 
 PHONES = [(390, 844), (360, 740), (844, 390)]
 WIDE = {"eight-off", "double"}  # more than 8 columns or 12 top slots: whole from 390 px up
@@ -42,9 +44,22 @@ def wait_for_card_width(page: Page, test: str) -> None:
     page.wait_for_function(f"() => document.querySelector('#table .column .card').getBoundingClientRect().width {test}")
 
 
+def stable(page: Page, read: Callable[[], T]) -> T:
+    """``read()`` once two reads a few frames apart agree: the table is laid out again
+    when the felt changes size (a panel shown, say), and a read must not straddle that."""
+    last = read()
+    for _ in range(50):
+        page.wait_for_timeout(100)
+        now = read()
+        if now == last:
+            return now
+        last = now
+    raise AssertionError("the table never stopped moving")
+
+
 def geometry(page: Page) -> dict[str, Any]:
     Player(page, "").settle()
-    found: dict[str, Any] = page.evaluate(GEOMETRY)
+    found: dict[str, Any] = stable(page, lambda: page.evaluate(GEOMETRY))
     return found
 
 
@@ -224,11 +239,13 @@ def test_cells_left_foundations_right_and_removed_cells_not_drawn(player: Player
     expect(page.locator("#losing")).to_contain_text("cannot be won", timeout=30_000)
     player.settle()
     expect(page.locator("#table .slot.cell")).to_have_count(1)
-    cell = player.place("free cell a").bounding_box()
     suits = ("clubs", "diamonds", "hearts", "spades")
-    foundations = [player.place(f"{suit} foundation").bounding_box() for suit in suits]
-    first_column = player.heading("1").bounding_box()
-    last_column = player.heading("8").bounding_box()
+    cell, foundations, first_column, last_column = stable(page, lambda: (
+        player.place("free cell a").bounding_box(),
+        [player.place(f"{suit} foundation").bounding_box() for suit in suits],
+        player.heading("1").bounding_box(),
+        player.heading("8").bounding_box(),
+    ))
     assert cell and first_column and last_column and all(foundations)
     assert abs(cell["x"] - first_column["x"]) < 2  # the cell sits over column 1
     assert all(box["y"] < first_column["y"] for box in foundations if box)
