@@ -46,6 +46,7 @@ from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver.beam import Beam, beam_search
 from freecell.solver.board import HOME, FreeCellProblem, State, Step, Steps, Weights
+from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import (
     BestFirst,
     Budget,
@@ -84,7 +85,7 @@ class _Search:
 
     problem: FreeCellProblem
     first: list[Step]
-    search: BestFirst[State, Step, Steps]
+    search: BestFirst[State, Step, Steps] | DepthFirst[State, Step, Steps]
 
 
 MAIN_WEIGHTS: Final = Weights(in_play=16, disorder=5, off_run=14, depth=2, cell=28, empty_column=23, next=3)
@@ -229,13 +230,15 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
     searches: list[InstrumentedProblem[State, Step, Steps]] = []
     scale = rules.decks**2  # two decks: longer searches
 
-    def begin(strategy: Strategy, *, complete: bool = False) -> _Search:
+    def begin(strategy: Strategy, *, complete: bool = False, depth_first: bool = False) -> _Search:
         problem = FreeCellProblem(
             rules, complete=complete, weights=strategy.weights, eager=strategy.eager, whole_runs=strategy.whole_runs
         )
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
         searches.append(counted)
+        if depth_first:
+            return _Search(problem, first, DepthFirst(counted, start))
         search = BestFirst(
             counted, start, path_weight=strategy.path_weight, cost=_cost, lazy=strategy.cap is not None,
             noise=strategy.noise, seed=strategy.seed,
@@ -314,8 +317,10 @@ def _decide(
     deciders = [begin(FINAL)]
     if takes_back:
         # Wins without take-backs are found faster without them: that search runs to
-        # its end before the complete one, which alone can prove a loss.
-        deciders.append(begin(FINAL, complete=True))
+        # its end before the complete one, which alone can prove a loss. It seldom
+        # finds a win the first did not, so it goes depth first, the cheapest way
+        # through every position.
+        deciders.append(begin(FINAL, complete=True, depth_first=True))
     restarts = list(RESTARTS)
     while deciders and not budget.exhausted(0):
         decider = deciders[0]
