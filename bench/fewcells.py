@@ -58,10 +58,15 @@ def _status_kb(field: str) -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def solve_forked(rules: Rules, number: int, limit: SearchLimit, *, cpu_clock: bool) -> dict[str, object]:
+def solve_forked(
+    rules: Rules, number: int, limit: SearchLimit, *, cpu_clock: bool, follow: int = 0
+) -> dict[str, object]:
     """Solve deal ``number`` in a forked child; its status, times, positions and peak.
     With ``cpu_clock`` the limit's seconds count the child's CPU time, not the wall
-    clock: what the limit would allow on a core of its own."""
+    clock: what the limit would allow on a core of its own. With ``follow``, then play
+    that many random legal moves (seeded by the deal) and solve after each, in the same
+    process, as the in-play worker would for a player who leaves the hinted line: the
+    CPU time of each of those solves is ``follow_cpu``."""
     reader, writer = os.pipe()
     parent_kb = _status_kb("VmRSS:")
     pid = os.fork()
@@ -83,8 +88,20 @@ def solve_forked(rules: Rules, number: int, limit: SearchLimit, *, cpu_clock: bo
                 "seconds": wall() - started,
                 "cpu": time.process_time() - cpu,
                 "expanded": result.expanded,
-                "peak_mb": (parent_kb + _status_kb("VmHWM:") - start_kb) / 1024,
             }
+            chooser = random.Random(number)
+            follow_cpu = []
+            for _ in range(follow):
+                moves = position.legal_moves(rules)
+                if not moves:
+                    break
+                position = position.apply_unchecked(chooser.choice(moves))
+                cpu = time.process_time()
+                solve(position, rules, limit=limit)
+                follow_cpu.append(time.process_time() - cpu)
+            if follow:
+                row["follow_cpu"] = follow_cpu
+            row["peak_mb"] = (parent_kb + _status_kb("VmHWM:") - start_kb) / 1024
         except BaseException as error:  # reported by the parent
             row = {"deal": number, "status": f"error: {type(error).__name__}: {error}"}
         os.write(writer, json.dumps(row).encode())
@@ -122,6 +139,12 @@ def report(label: str, rows: list[dict[str, object]]) -> None:
             f"{label}:   {name:<8} p50 {percentile(values, 0.5):8.0f}  p90 {percentile(values, 0.9):8.0f}"
             f"  p99 {percentile(values, 0.99):8.0f}  max {max(values):8.0f} {unit}"
         )
+    follow = [1000 * float(cpu) for row in good for cpu in row.get("follow_cpu", ())]  # type: ignore[attr-defined]
+    if follow:
+        print(
+            f"{label}:   after a random move, {len(follow)} solves: CPU p50 {percentile(follow, 0.5):.0f}"
+            f"  p90 {percentile(follow, 0.9):.0f}  p99 {percentile(follow, 0.99):.0f}  max {max(follow):.0f} ms"
+        )
     unknown = [str(row["deal"]) for row in rows if row["status"] == "limit-reached"]
     if unknown:
         print(f"{label}:   unknown: {', '.join(unknown)}")
@@ -150,6 +173,9 @@ def main() -> None:
         "--clock", choices=("cpu", "wall"), default="cpu",
         help="what the limit's seconds count (cpu: the machine may be shared)",
     )
+    parser.add_argument(
+        "--follow", type=int, default=0, help="then play this many random moves, solving after each"
+    )
     parser.add_argument("--jsonl", default=None, help="also write one JSON row per deal to this file")
     options = parser.parse_args()
     rules = find_rules(options.rules, cells=options.cells)
@@ -170,7 +196,7 @@ def main() -> None:
     )
     rows = []
     for number in deals:
-        row = solve_forked(rules, number, limit, cpu_clock=options.clock == "cpu")
+        row = solve_forked(rules, number, limit, cpu_clock=options.clock == "cpu", follow=options.follow)
         rows.append(row)
         if options.deals and len(deals) <= 20:
             print(f"  {json.dumps(row)}", flush=True)

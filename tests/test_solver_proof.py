@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.test_solver import _small_rules, board, winnable
 
-from freecell import find_rules
+from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit
+from freecell.solver import SearchLimit, SolveStatus, solve, solving
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import Budget, Outcome
@@ -82,3 +82,22 @@ def test_a_take_back_needed_for_the_win_is_never_left_out(text: str, columns: in
     start = board(text, rules)
     assert winnable(start, rules)
     assert _proof(start, rules) is Outcome.FOUND
+
+
+def test_a_position_reached_from_a_lost_deal_is_known_lost_at_once() -> None:
+    """After a proof, every position it saw is known lost (the next positions of the
+    game, in play); a proof from scratch agrees."""
+    rules = find_rules("app", cells=2)
+    start = Deal(rules, 24297).position()
+    assert solve(start, rules).status is SolveStatus.UNSOLVABLE
+    following = [start.apply_unchecked(move) for move in start.legal_moves(rules)[:4]]
+    for position in following:
+        known = solve(position, rules)
+        assert (known.status, known.expanded) == (SolveStatus.UNSOLVABLE, 0)
+    for position in following:
+        solving._LOST.clear()
+        proven = solve(position, rules)
+        assert proven.status is SolveStatus.UNSOLVABLE
+        assert proven.expanded > 0
+    # The keys are kept apart by ruleset: under other rules the same deal is solved anew.
+    assert solve(Deal(find_rules("app"), 24297).position(), find_rules("app")).status is SolveStatus.SOLVED

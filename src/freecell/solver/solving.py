@@ -245,6 +245,13 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         )
         return _Search(problem, first, search)
 
+    # Under take-back rules only the complete problem is exhaustive: its keys are the
+    # ones a proof remembers (see _remember_lost).
+    exhaustive = FreeCellProblem(rules, complete=rules.takes_back)
+    lost = _LOST.setdefault((rules, _missing(position, rules)), set())
+    if exhaustive.key(exhaustive.initial(position)[0]) in lost:
+        return SolveResult(SolveStatus.UNSOLVABLE, (), 0, 0, budget.elapsed(), 0)
+
     steps: list[Step] | None = None
     status = SolveStatus.LIMIT_REACHED
     # With one cell or none, most deals are lost and the portfolio's later searches
@@ -262,9 +269,10 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         if run.outcome is Outcome.EXHAUSTED and not strategy.eager and not rules.takes_back:
             # Every position searched, and only sound reductions: as FINAL would prove.
             status = SolveStatus.UNSOLVABLE
+            _remember_lost(lost, quick.search)
             break
     if steps is None and status is not SolveStatus.UNSOLVABLE:
-        steps, status = _decide(begin, budget, scale, takes_back=rules.takes_back)
+        steps, status = _decide(begin, budget, scale, lost, takes_back=rules.takes_back)
 
     moves: list[str] = []
     if steps is not None:
@@ -311,7 +319,7 @@ def _shorter(
 
 
 def _decide(
-    begin: Callable[..., _Search], budget: Budget, scale: int, *, takes_back: bool
+    begin: Callable[..., _Search], budget: Budget, scale: int, lost: set[bytes], *, takes_back: bool
 ) -> tuple[list[Step] | None, SolveStatus]:
     """After the portfolio: the searches that run to their end (which alone can prove a
     loss), taking turns slice by slice with the :data:`RESTARTS` (capped searches that
@@ -335,6 +343,8 @@ def _decide(
             return _winning_steps(decider.problem, decider.first, run), SolveStatus.SOLVED
         if run.outcome is Outcome.EXHAUSTED:
             deciders.pop(0)
+            if not deciders:  # the last, over the exhaustive problem: a proof
+                _remember_lost(lost, decider.search)
         elif restarts:
             strategy = restarts.pop(0)
             restart = begin(strategy)
@@ -342,6 +352,42 @@ def _decide(
             if run.outcome is Outcome.FOUND:
                 return _winning_steps(restart.problem, restart.first, run), SolveStatus.SOLVED
     return None, SolveStatus.LIMIT_REACHED if deciders else SolveStatus.UNSOLVABLE
+
+
+# The keys of every position seen by a proof that ended in a loss (each is lost too:
+# the proof saw every position it leads to), for each ruleset, in the exhaustive
+# problem's terms. A later solve in this process (the next position of the same game,
+# in the in-play worker, or an earlier one, when the advisor looks back for the losing
+# move) ends at once when its start, its safe cards sent home, is one of them. A key
+# names the cards in play, which tell the foundations only when no card is missing from
+# the table (a prepared position may leave some out): so the keys are kept apart by the
+# cards missing too. At most LOST_KEPT keys are kept (about 150 bytes each).
+_LOST: Final[dict[tuple[Rules, bytes], set[bytes]]] = {}
+LOST_KEPT: Final = 300_000
+
+
+def _missing(position: Position, rules: Rules) -> bytes:
+    """The cards neither in play nor home (none, in a whole deal)."""
+    count = [rules.decks] * 52
+    for card in [*(card for column in position.columns for card in column), *position.cells]:
+        if card is not None:
+            count[card] -= 1
+    for pile, height in enumerate(position.foundations):
+        for rank in range(height):
+            count[rank * 4 + (pile & 3)] -= 1
+    return bytes(card for card in range(52) for _ in range(count[card]))
+
+
+def _remember_lost(lost: set[bytes], search: BestFirst[State, Step, Steps] | DepthFirst[State, Step, Steps]) -> None:
+    """Keep the keys of the positions an exhausted search over the exhaustive problem
+    saw (all lost), forgetting the older ones rather than growing past LOST_KEPT."""
+    seen = search.came_from.keys() if isinstance(search, BestFirst) else search.seen
+    if len(seen) > LOST_KEPT:
+        return
+    if sum(map(len, _LOST.values())) + len(seen) > LOST_KEPT:
+        for keys in _LOST.values():
+            keys.clear()
+    lost.update(seen)
 
 
 def _winning_steps(problem: FreeCellProblem, first: list[Step], run: SearchRun[State, Steps]) -> list[Step]:
