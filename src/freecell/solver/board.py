@@ -415,6 +415,8 @@ class FreeCellProblem:
     play = apply  # what the search calls it
 
     def _top_pile(self, suit: int, foundations: bytes) -> int:
+        if self.pile_count == 4:
+            return suit  # one deck: a pile per suit
         piles = range(suit, self.pile_count, 4)
         return max(piles, key=foundations.__getitem__)
 
@@ -467,7 +469,7 @@ class FreeCellProblem:
         else:
             to_occupied = to_empty = 1
         children = self.children
-        ready = self._homeward(foundations)[0]
+        ready = (self.homeward.get(foundations) or self._homeward(foundations))[0]
         wanted: dict[int, list[int]] = {}
         for j, column in enumerate(columns):
             if column:
