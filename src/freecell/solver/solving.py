@@ -23,7 +23,15 @@ or two. Once the restarts are spent, it runs on to its end:
   positions proves the deal unsolvable.
 * Under take-back rules, a fast search (without take-backs) first runs to its end,
   and if it finds no win, the last search is over the complete problem: single-card
-  moves and take-backs, nothing sent home automatically.
+  moves and the take-backs a win may need, only settled cards sent home by themselves
+  (see :mod:`~freecell.solver.board`). It goes depth first
+  (:mod:`~freecell.solver.depth_first`): it seldom finds a win the first missed, and
+  depth first is the cheapest way through every position.
+
+With one cell or none, most deals are lost, and only the portfolio's first search runs
+before the last search and its restarts. The positions a proof saw are all lost: they
+are kept (see :data:`_LOST`), and a later solve that starts from one of them ends at
+once.
 
 With ``short``, beam searches (see :mod:`~freecell.solver.beam`) run after the first win,
 each bounded by the best length so far, and
