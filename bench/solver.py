@@ -26,7 +26,6 @@ from collections import Counter
 from dataclasses import dataclass
 
 from freecell import Deal, find_rules
-from freecell.cli.solve_commands import parse_limit
 from freecell.notation import split_moves
 from freecell.rules import Building, Rules, SequenceMoves
 from freecell.solver import SearchLimit, SolveStatus, solve
@@ -152,7 +151,7 @@ def main() -> None:
     options = parser.parse_args()
     rules = find_rules(options.rules, cells=options.cells)
     deals = parse_deals(options.deals)
-    limit = parse_limit(options.limit)
+    limit = SearchLimit.from_text(options.limit)
     print(f"{rules.name} ({rules.cells} cells), {len(deals)} deals ({options.deals}), limit {options.limit} per deal")
 
     ours = run_ours(rules, deals, limit, short=False)

@@ -21,6 +21,7 @@ from freecell.notation import split_moves
 from freecell.position import Position
 from freecell.replay import replay
 from freecell.rules import find_rules
+from freecell.solver import SolveStatus, solve
 
 FC_SOLVE = shutil.which("fc-solve")
 MAKE_BOARD = shutil.which("make-microsoft-freecell-board")
@@ -143,3 +144,22 @@ def test_double_agrees_with_fc_solve(number: int) -> None:
     options = ("--decks-num", "2", "--stacks-num", "10", "--freecells-num", "6", "-mi", "400000")
     solution = _fc_solve(start.to_text(), *options)
     assert replay(start, rules, split_moves(solution)).is_won()
+
+
+@needs_fc_solve
+@pytest.mark.parametrize("number", [24297, 15377])
+def test_two_cell_losses_agree_with_fc_solve_single_card_scan(number: int) -> None:
+    """A deal proven lost with 2 cells, and a position after a move from it (known lost
+    at once, from the keys the proof saw), are lost for fc-solve's single-card scan too."""
+    rules = find_rules("standard", cells=2)
+    start = Deal(rules, number).position()
+    following = start.apply_unchecked(start.legal_moves(rules)[-1])
+    assert solve(start, rules).status is SolveStatus.UNSOLVABLE
+    known = solve(following, rules)
+    assert (known.status, known.expanded) == (SolveStatus.UNSOLVABLE, 0)
+    for position in (start, following):
+        result = subprocess.run(
+            [str(FC_SOLVE), "--freecells-num", "2", "-to", "01ABCDE"], input=position.to_text(), capture_output=True,
+            text=True, env=QUIET, timeout=120, check=False,
+        )
+        assert "I could not solve this game." in result.stdout, result.stdout[-500:]

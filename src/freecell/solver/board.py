@@ -19,8 +19,8 @@ Two problems share this module:
   cards never come back it reaches every position the game can reach, up to those
   symmetries and safe moves home: when its search runs out of positions, no win exists;
 * the *complete* one, for take-back rules, lists every legal single-card move and
-  every take-back, and sends nothing home by itself: a card taken back could be
-  placed on a card sent home, so no move home is safe there.
+  every take-back that a win may need, and sends home only the cards that no win
+  needs again (below).
 
 An *eager* fast problem sends every card home as soon as it may go. That loses wins
 now and then (a card sent home may be the only place for another), so an eager search
@@ -38,6 +38,22 @@ out of positions proves nothing.
 A card is sent home safely when nothing in play could ever be placed on it: every
 opposite-colour card one rank lower is home (alternate colours), or every card of its
 suit one rank lower (same suit; with one deck, always true of a card that can go home).
+
+Under take-back rules, cards home can come back, so that is not enough. Call a set D of
+cards home *settled* when it holds, with each card, the cards under it on its pile and
+every card that could be placed on it (so nothing outside D is ever placed on a card of
+D). Then no win needs a card of D back: from any win, delete every move of a card of D
+(its take-backs, its moves in play, its way home again). What is left is still legal:
+no other card ever lay on a card of D, so every other card lies where it lay; cards of
+D took cells and columns that are now free; and the pile a card outside D goes to or
+comes back from holds the same cards from its top down to it (a card of D above it on
+its suit's pile would put it in D). So the complete problem never takes back a card of
+the largest settled set (:meth:`FreeCellProblem._settled`), and sends a card home by
+itself when it belongs to the largest settled set once it is home: the same deletion,
+of its moves too, turns a win from the table with it in play into a win from the table
+with it home. Deleting moves never lengthens a win, so the two reductions together keep
+a win wherever there was one. The complete problem's searches may therefore prove a
+loss. Under same-suit building every card home is settled: take-backs are never needed.
 """
 
 from __future__ import annotations
@@ -158,8 +174,7 @@ class FreeCellProblem:
 
     ``complete`` lists every legal single-card move (see the module docstring);
     otherwise runs move as one step and only the moves a player would consider are
-    listed. ``auto`` sends safe cards home after each step (never used for a complete
-    search under take-back rules, where it would not be sound); ``eager`` (never for a
+    listed. Safe cards go home after each step (see the module docstring); ``eager`` (never for a
     complete problem) sends every card that may go home. ``whole_runs`` (never for a
     complete problem) keeps ordered runs whole, as the module docstring tells.
     """
@@ -178,7 +193,6 @@ class FreeCellProblem:
         self.cell_weight = weights.in_play + weights.cell
         self.complete = complete
         self.takes_back = rules.takes_back
-        self.auto = not (complete and rules.takes_back)
         self.eager = eager and not complete
         self.whole_runs = whole_runs and not complete
         self.back_to_cell = rules.foundation_return is FoundationReturn.TO_TABLEAU_OR_CELL
@@ -191,7 +205,11 @@ class FreeCellProblem:
         self.features = _features(rules.building)
         self.values = _values(rules.building, weights)
         # Shared by every problem that sends the same cards home by itself.
-        self.homeward = _homeward_known(rules.building, self.pile_count, self.auto, self.eager)
+        # Only the complete problem takes cards back: only there must a card sent home be
+        # settled (the fast one's searches never claim a loss under take-back rules).
+        self.settling = complete and rules.takes_back
+        self.homeward = _homeward_known(rules.building, self.pile_count, self.settling, self.eager)
+        self.settled = _settled_known(rules.building, self.pile_count)
         self._raised = self._raised_one_deck if self.pile_count == 4 else self._raised_any
 
     # --- states --------------------------------------------------------------------
@@ -203,8 +221,7 @@ class FreeCellProblem:
         cells = bytes(sorted(card for card in position.cells if card is not None))
         foundations = bytes(position.foundations)
         steps: list[Step] = []
-        if self.auto:
-            columns, cells, foundations = self._close(columns, cells, foundations, -1, steps)
+        columns, cells, foundations = self._close(columns, cells, foundations, -1, steps)
         return (columns, cells, foundations), steps
 
     @staticmethod
@@ -278,18 +295,40 @@ class FreeCellProblem:
         known = self.homeward.get(foundations)
         if known is None:
             ready = {(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13}
-            if not self.auto:
-                safe: set[int] = set()
-            elif self.eager:
-                safe = ready
-            else:
-                safe = {
-                    card for card in ready
-                    if all(foundations[pile] >= card >> 2 for pile in self.safe_needs[card])
-                }
+            safe = ready if self.eager else {card for card in ready if self._safe(card, foundations)}
             if len(self.homeward) >= _FEATURES_KEPT:
                 self.homeward.clear()
             known = self.homeward[foundations] = (frozenset(ready), frozenset(safe))
+        return known
+
+    def _safe(self, card: int, foundations: bytes) -> bool:
+        """Whether ``card``, ready to go home, may go there for good: no win needs it in
+        play afterwards (see the module docstring)."""
+        if not self.settling:
+            return all(foundations[pile] >= card >> 2 for pile in self.safe_needs[card])
+        pile = self._home_pile(card, foundations)
+        return self._settled(_bump(foundations, pile, 1))[pile] > card >> 2
+
+    def _settled(self, foundations: bytes) -> tuple[int, ...]:
+        """Under take-back rules, how many cards of each pile no win ever needs to take
+        back: those of the largest set of cards home that holds, with each card, the
+        cards under it and every card that could be placed on it (see the module
+        docstring)."""
+        known = self.settled.get(foundations)
+        if known is None:
+            settled = list(foundations)
+            needs = self.safe_needs
+            changed = True
+            while changed:  # only ever lower: it ends at the largest such set
+                changed = False
+                for pile, height in enumerate(settled):
+                    lower = min(height, 1 + min(settled[q] for q in needs[pile & 3]))
+                    if lower != height:
+                        settled[pile] = lower
+                        changed = True
+            if len(self.settled) >= _FEATURES_KEPT:
+                self.settled.clear()
+            known = self.settled[foundations] = tuple(settled)
         return known
 
     def _close(self, columns: Columns, cells: bytes, foundations: bytes, exposed: int, steps: list[Step]) -> State:
@@ -359,23 +398,25 @@ class FreeCellProblem:
         else:
             foundations = self._raised(foundations, moving[0])
         columns = tuple(listed)
-        if self.auto:
-            safe = (self.homeward.get(foundations) or self._homeward(foundations))[1]
-            if safe:
-                if target == HOME:
-                    exposed = -1
-                elif source < CELL and listed[source] and listed[source][-1] in safe:
-                    exposed = source
-                else:
-                    return (columns, cells, foundations), (step,)
-                steps = [step]
-                columns, cells, foundations = self._close(columns, cells, foundations, exposed, steps)
-                return (columns, cells, foundations), tuple(steps)
+        # A take-back lowers the foundations, which makes no card newly safe.
+        safe = (self.homeward.get(foundations) or self._homeward(foundations))[1]
+        if safe:
+            if target == HOME:
+                exposed = -1
+            elif source < CELL and listed[source] and listed[source][-1] in safe:
+                exposed = source
+            else:
+                return (columns, cells, foundations), (step,)
+            steps = [step]
+            columns, cells, foundations = self._close(columns, cells, foundations, exposed, steps)
+            return (columns, cells, foundations), tuple(steps)
         return (columns, cells, foundations), (step,)
 
     play = apply  # what the search calls it
 
     def _top_pile(self, suit: int, foundations: bytes) -> int:
+        if self.pile_count == 4:
+            return suit  # one deck: a pile per suit
         piles = range(suit, self.pile_count, 4)
         return max(piles, key=foundations.__getitem__)
 
@@ -428,7 +469,7 @@ class FreeCellProblem:
         else:
             to_occupied = to_empty = 1
         children = self.children
-        ready = self._homeward(foundations)[0]
+        ready = (self.homeward.get(foundations) or self._homeward(foundations))[0]
         wanted: dict[int, list[int]] = {}
         for j, column in enumerate(columns):
             if column:
@@ -557,10 +598,11 @@ class FreeCellProblem:
     def _take_backs(
         self, foundations: bytes, wanted: dict[int, list[int]], first_empty: int, free: int, steps: list[Step]
     ) -> None:
+        settled = self._settled(foundations)
         for suit in range(4):
             pile = self._top_pile(suit, foundations)
-            if not foundations[pile]:
-                continue
+            if foundations[pile] <= settled[pile]:
+                continue  # empty, or no win needs its top card back (see the module docstring)
             card = (foundations[pile] - 1) * 4 + suit
             source = HOME + suit
             for j in wanted.get(card, ()):
@@ -605,8 +647,13 @@ def _tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, Card
 
 @functools.cache
 def _homeward_known(
-    building: Building, pile_count: int, auto: bool, eager: bool
+    building: Building, pile_count: int, settling: bool, eager: bool
 ) -> dict[bytes, tuple[frozenset[int], frozenset[int]]]:
+    return {}
+
+
+@functools.cache
+def _settled_known(building: Building, pile_count: int) -> dict[bytes, tuple[int, ...]]:
     return {}
 
 

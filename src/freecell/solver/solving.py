@@ -23,7 +23,15 @@ or two. Once the restarts are spent, it runs on to its end:
   positions proves the deal unsolvable.
 * Under take-back rules, a fast search (without take-backs) first runs to its end,
   and if it finds no win, the last search is over the complete problem: single-card
-  moves and take-backs, nothing sent home automatically.
+  moves and the take-backs a win may need, only settled cards sent home by themselves
+  (see :mod:`~freecell.solver.board`). It goes depth first
+  (:mod:`~freecell.solver.depth_first`): it seldom finds a win the first missed, and
+  depth first is the cheapest way through every position.
+
+With one cell or none, most deals are lost, and only the portfolio's first search runs
+before the last search and its restarts. The positions a proof saw are all lost: they
+are kept (see :data:`_LOST`), and a later solve that starts from one of them ends at
+once.
 
 With ``short``, beam searches (see :mod:`~freecell.solver.beam`) run after the first win,
 each bounded by the best length so far, and
@@ -46,6 +54,7 @@ from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver.beam import Beam, beam_search
 from freecell.solver.board import HOME, FreeCellProblem, State, Step, Steps, Weights
+from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import (
     BestFirst,
     Budget,
@@ -84,7 +93,7 @@ class _Search:
 
     problem: FreeCellProblem
     first: list[Step]
-    search: BestFirst[State, Step, Steps]
+    search: BestFirst[State, Step, Steps] | DepthFirst[State, Step, Steps]
 
 
 MAIN_WEIGHTS: Final = Weights(in_play=16, disorder=5, off_run=14, depth=2, cell=28, empty_column=23, next=3)
@@ -229,22 +238,35 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
     searches: list[InstrumentedProblem[State, Step, Steps]] = []
     scale = rules.decks**2  # two decks: longer searches
 
-    def begin(strategy: Strategy, *, complete: bool = False) -> _Search:
+    def begin(strategy: Strategy, *, complete: bool = False, depth_first: bool = False) -> _Search:
         problem = FreeCellProblem(
             rules, complete=complete, weights=strategy.weights, eager=strategy.eager, whole_runs=strategy.whole_runs
         )
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
         searches.append(counted)
+        if depth_first:
+            return _Search(problem, first, DepthFirst(counted, start))
         search = BestFirst(
             counted, start, path_weight=strategy.path_weight, cost=_cost, lazy=strategy.cap is not None,
             noise=strategy.noise, seed=strategy.seed,
         )
         return _Search(problem, first, search)
 
+    # Under take-back rules only the complete problem is exhaustive: its keys are the
+    # ones a proof remembers (see _remember_lost).
+    exhaustive = FreeCellProblem(rules, complete=rules.takes_back)
+    lost = _LOST.setdefault((rules, _missing(position, rules)), set())
+    if exhaustive.key(exhaustive.initial(position)[0]) in lost:
+        return SolveResult(SolveStatus.UNSOLVABLE, (), 0, 0, budget.elapsed(), 0)
+
     steps: list[Step] | None = None
     status = SolveStatus.LIMIT_REACHED
-    for strategy in PORTFOLIO:
+    # With one cell or none, most deals are lost and the portfolio's later searches
+    # seldom win what FINAL's restarts would not: only its first runs.
+    # App 1 cell, the 73 slow deals of the seed-13 sample: unknown 18 -> 16, CPU p50
+    # 675 -> 502 ms. (With 2 cells it loses wins: unknown 6 -> 9 of 66.)
+    for strategy in PORTFOLIO if rules.cells > 1 else PORTFOLIO[:1]:
         if budget.exhausted(0):
             break
         quick = begin(strategy)
@@ -255,9 +277,10 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         if run.outcome is Outcome.EXHAUSTED and not strategy.eager and not rules.takes_back:
             # Every position searched, and only sound reductions: as FINAL would prove.
             status = SolveStatus.UNSOLVABLE
+            _remember_lost(lost, quick.search)
             break
     if steps is None and status is not SolveStatus.UNSOLVABLE:
-        steps, status = _decide(begin, budget, scale, takes_back=rules.takes_back)
+        steps, status = _decide(begin, budget, scale, lost, takes_back=rules.takes_back)
 
     moves: list[str] = []
     if steps is not None:
@@ -304,7 +327,7 @@ def _shorter(
 
 
 def _decide(
-    begin: Callable[..., _Search], budget: Budget, scale: int, *, takes_back: bool
+    begin: Callable[..., _Search], budget: Budget, scale: int, lost: set[bytes], *, takes_back: bool
 ) -> tuple[list[Step] | None, SolveStatus]:
     """After the portfolio: the searches that run to their end (which alone can prove a
     loss), taking turns slice by slice with the :data:`RESTARTS` (capped searches that
@@ -314,8 +337,10 @@ def _decide(
     deciders = [begin(FINAL)]
     if takes_back:
         # Wins without take-backs are found faster without them: that search runs to
-        # its end before the complete one, which alone can prove a loss.
-        deciders.append(begin(FINAL, complete=True))
+        # its end before the complete one, which alone can prove a loss. It seldom
+        # finds a win the first did not, so it goes depth first, the cheapest way
+        # through every position.
+        deciders.append(begin(FINAL, complete=True, depth_first=True))
     restarts = list(RESTARTS)
     while deciders and not budget.exhausted(0):
         decider = deciders[0]
@@ -326,6 +351,8 @@ def _decide(
             return _winning_steps(decider.problem, decider.first, run), SolveStatus.SOLVED
         if run.outcome is Outcome.EXHAUSTED:
             deciders.pop(0)
+            if not deciders:  # the last, over the exhaustive problem: a proof
+                _remember_lost(lost, decider.search)
         elif restarts:
             strategy = restarts.pop(0)
             restart = begin(strategy)
@@ -333,6 +360,42 @@ def _decide(
             if run.outcome is Outcome.FOUND:
                 return _winning_steps(restart.problem, restart.first, run), SolveStatus.SOLVED
     return None, SolveStatus.LIMIT_REACHED if deciders else SolveStatus.UNSOLVABLE
+
+
+# The keys of every position seen by a proof that ended in a loss (each is lost too:
+# the proof saw every position it leads to), for each ruleset, in the exhaustive
+# problem's terms. A later solve in this process (the next position of the same game,
+# in the in-play worker, or an earlier one, when the advisor looks back for the losing
+# move) ends at once when its start, its safe cards sent home, is one of them. A key
+# names the cards in play, which tell the foundations only when no card is missing from
+# the table (a prepared position may leave some out): so the keys are kept apart by the
+# cards missing too. At most LOST_KEPT keys are kept (about 150 bytes each).
+_LOST: Final[dict[tuple[Rules, bytes], set[bytes]]] = {}
+LOST_KEPT: Final = 300_000
+
+
+def _missing(position: Position, rules: Rules) -> bytes:
+    """The cards neither in play nor home (none, in a whole deal)."""
+    count = [rules.decks] * 52
+    for card in [*(card for column in position.columns for card in column), *position.cells]:
+        if card is not None:
+            count[card] -= 1
+    for pile, height in enumerate(position.foundations):
+        for rank in range(height):
+            count[rank * 4 + (pile & 3)] -= 1
+    return bytes(card for card in range(52) for _ in range(count[card]))
+
+
+def _remember_lost(lost: set[bytes], search: BestFirst[State, Step, Steps] | DepthFirst[State, Step, Steps]) -> None:
+    """Keep the keys of the positions an exhausted search over the exhaustive problem
+    saw (all lost), forgetting the older ones rather than growing past LOST_KEPT."""
+    seen = search.came_from.keys() if isinstance(search, BestFirst) else search.seen
+    if len(seen) > LOST_KEPT:
+        return
+    if sum(map(len, _LOST.values())) + len(seen) > LOST_KEPT:
+        for keys in _LOST.values():
+            keys.clear()
+    lost.update(seen)
 
 
 def _winning_steps(problem: FreeCellProblem, first: list[Step], run: SearchRun[State, Steps]) -> list[Step]:

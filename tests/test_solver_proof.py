@@ -1,0 +1,103 @@
+"""Proofs under take-back rules: the cards that never need to come back, checked against
+a brute force over the public rules engine (``Position.legal_moves``, take-backs
+included), which shares no code with the solver's problem."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.test_solver import _small_rules, board, winnable
+
+from freecell import Deal, find_rules
+from freecell.position import Position
+from freecell.rules import Rules
+from freecell.solver import SearchLimit, SolveStatus, solve, solving
+from freecell.solver.board import FreeCellProblem
+from freecell.solver.depth_first import DepthFirst
+from freecell.solver.search import Budget, Outcome
+
+
+def _proof(start: Position, rules: Rules) -> Outcome:
+    """A depth-first search over the exhaustive problem, run to its end."""
+    problem = FreeCellProblem(rules, complete=rules.takes_back)
+    state, _ = problem.initial(start)
+    run = DepthFirst(problem, state).run(Budget(SearchLimit()))
+    assert run.outcome is not Outcome.LIMIT
+    return run.outcome
+
+
+@st.composite
+def end_games(draw: st.DrawFn) -> tuple[Position, Rules]:
+    """A small table late in a game, where cards home are many and take-backs count."""
+    name = draw(st.sampled_from(["app", "cardems"]))
+    rules = _small_rules(name, columns=draw(st.integers(2, 3)), cells=draw(st.integers(0, 1)))
+    foundations = []
+    cards = []
+    for suit in range(4):
+        height = draw(st.integers(3, 12))
+        foundations.append(height)
+        top = min(13, height + draw(st.integers(0, 3)))
+        cards += [(rank - 1) * 4 + suit for rank in range(height + 1, top + 1)]
+    cards = draw(st.permutations(cards))
+    in_cells = draw(st.integers(0, min(rules.cells, len(cards))))
+    cells = tuple(cards[:in_cells]) + (None,) * (rules.cells - in_cells)
+    columns: list[list[int]] = [[] for _ in range(rules.columns)]
+    for card in cards[in_cells:]:
+        columns[draw(st.integers(0, rules.columns - 1))].append(card)
+    return Position(tuple(tuple(column) for column in columns), cells, tuple(foundations)), rules
+
+
+@settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(end_games())
+def test_the_exhaustive_problem_wins_exactly_where_brute_force_does(table: tuple[Position, Rules]) -> None:
+    """Run to its end, a search over the exhaustive problem (settled cards sent home by
+    themselves and never taken back) finds a win exactly when the brute force over every
+    legal move, take-backs included, does: its reductions lose no win."""
+    start, rules = table
+    assert (_proof(start, rules) is Outcome.FOUND) == winnable(start, rules)
+
+
+def test_the_settled_cards_of_a_pile_are_those_no_win_needs_back() -> None:
+    app = FreeCellProblem(find_rules("app"), complete=True)
+    # Piles in the order C D H S. 6S is out, so the red 7s and above may have to come
+    # back to hold it; every red 5 is home and settled, so no black card must come back.
+    assert app._settled(bytes([6, 9, 8, 5])) == (6, 6, 6, 5)
+    assert app._settled(bytes([13, 13, 13, 13])) == (13, 13, 13, 13)
+    assert app._settled(bytes([0, 5, 5, 5])) == (0, 1, 1, 2)
+    # Building by suit, nothing can be placed on a card home but its own suit's: every
+    # card home is settled.
+    bakers = FreeCellProblem(find_rules("bakers-game"), complete=True)
+    assert bakers._settled(bytes([0, 5, 9, 2])) == (0, 5, 9, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "columns", "cells"),
+    [
+        ("Foundations: H-8 C-6 D-9 S-5\nFreecells: TC\n: 7C 9H 7S 9C 8C\n: QH 6S TH TD\n: JH\n", 3, 1),
+    ],
+)
+def test_a_take_back_needed_for_the_win_is_never_left_out(text: str, columns: int, cells: int) -> None:
+    rules = _small_rules("app", columns=columns, cells=cells)
+    start = board(text, rules)
+    assert winnable(start, rules)
+    assert _proof(start, rules) is Outcome.FOUND
+
+
+def test_a_position_reached_from_a_lost_deal_is_known_lost_at_once() -> None:
+    """After a proof, every position it saw is known lost (the next positions of the
+    game, in play); a proof from scratch agrees."""
+    rules = find_rules("app", cells=2)
+    start = Deal(rules, 24297).position()
+    assert solve(start, rules).status is SolveStatus.UNSOLVABLE
+    following = [start.apply_unchecked(move) for move in start.legal_moves(rules)[:4]]
+    for position in following:
+        known = solve(position, rules)
+        assert (known.status, known.expanded) == (SolveStatus.UNSOLVABLE, 0)
+    for position in following:
+        solving._LOST.clear()
+        proven = solve(position, rules)
+        assert proven.status is SolveStatus.UNSOLVABLE
+        assert proven.expanded > 0
+    # The keys are kept apart by ruleset: under other rules the same deal is solved anew.
+    assert solve(Deal(find_rules("app"), 24297).position(), find_rules("app")).status is SolveStatus.SOLVED
