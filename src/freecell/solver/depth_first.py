@@ -69,7 +69,7 @@ class DepthFirst(Generic[S, M, T]):
         key_of, is_goal, moves, play = problem.key, problem.is_goal, problem.moves, problem.play
         seen, states, untried, vias = self.seen, self.states, self.untried, self.vias
         seen_add = seen.add
-        expanded = 0
+        expanded = backed = 0
         stop_at = budget.positions_left()
         if cap is not None:
             stop_at = cap if stop_at is None else min(stop_at, cap)
@@ -85,6 +85,12 @@ class DepthFirst(Generic[S, M, T]):
                 untried.pop()
                 states.pop()
                 vias.pop()
+                # Long stretches back up past positions whose children were all seen:
+                # the clock is read there too.
+                backed += 1
+                if backed % CHECK_EVERY == 0 and budget.exhausted(len(seen)):
+                    self.expanded += expanded
+                    return SearchRun(Outcome.LIMIT)
                 continue
             seen_add(key)
             if is_goal(child):
