@@ -223,6 +223,17 @@ class Budget:
         freeing = grown * FREEING_SECONDS_PER_BYTE - _LATE_BY
         return time.perf_counter() + max(freeing, 0.0) >= self.deadline
 
+    def memory_short(self, stored: int, *, reserve: int) -> bool:
+        """Whether the process, now that ``stored`` positions are remembered, is within
+        ``reserve`` bytes of where the memory limit stops a search (False without a
+        memory limit). It reads the resident size: call it seldom."""
+        if self.memory is None:
+            return False
+        if not self.measured:
+            return stored * BYTES_PER_POSITION + reserve >= self.memory
+        resident = resident_bytes() or 0
+        return resident + stored * RESERVE_PER_POSITION + _HEADROOM + reserve >= self.memory
+
     def positions_left(self) -> int | None:
         if self.limit.positions is None:
             return None

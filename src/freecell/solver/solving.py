@@ -246,7 +246,8 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         counted = InstrumentedProblem(problem)
         searches.append(counted)
         if depth_first:
-            return _Search(problem, first, DepthFirst(counted, start))
+            # Near the memory limit, a proof goes on with its keys on disk.
+            return _Search(problem, first, DepthFirst(counted, start, spill=True))
         search = BestFirst(
             counted, start, path_weight=strategy.path_weight, cost=_cost, lazy=strategy.cap is not None,
             noise=strategy.noise, seed=strategy.seed,
