@@ -53,12 +53,18 @@ class DepthFirst(Generic[S, M, T]):
     a problem whose reductions are sound, no goal is reachable at all.
     """
 
-    def __init__(self, problem: Walkable[S, M, T], start: S, *, spill: bool = False) -> None:
+    def __init__(
+        self, problem: Walkable[S, M, T], start: S, *, spill: bool = False, spill_at: int | None = None
+    ) -> None:
+        """``spill``: spill the keys to disk near the memory limit rather than stop;
+        ``spill_at``: spill once that many keys are in memory, whatever the memory."""
         self.problem = problem
         self.start = start
-        self.spill = spill
+        self.spill = spill or spill_at is not None
+        self.spill_at = spill_at
         self.spilled: SpilledKeys | None = None
         self.keep: int | None = None  # once spilling: how many keys to gather in memory
+        self.keys_spilled = 0
         self.seen: set[bytes] = {problem.key(start)}
         # The path: each state on it, the moves from it not yet tried, and what led to it.
         self.states: list[S] = [start]
@@ -114,7 +120,7 @@ class DepthFirst(Generic[S, M, T]):
             untried.append(iter(moves(child)))
             expanded += 1
             budget.expanded += 1
-            if expanded % _SPILL_EVERY == 0 and self.spill and self._spill_now(budget):
+            if expanded % CHECK_EVERY == 0 and self.spill and self._spill_now(budget, expanded):
                 seen, spilled = self.seen, self.spilled
                 seen_add = seen.add
             if expanded == stop_at or (expanded % CHECK_EVERY == 0 and budget.exhausted(len(seen))):
@@ -126,10 +132,17 @@ class DepthFirst(Generic[S, M, T]):
         self.close()
         return self.ended
 
-    def _spill_now(self, budget: Budget) -> bool:
+    def _spill_now(self, budget: Budget, expanded: int) -> bool:
         """Move the keys in memory to disk if it is time; whether it was."""
         if self.keep is None:
-            if len(self.seen) < _LEAST_SPILLED or not budget.memory_short(len(self.seen), reserve=_SPILL_RESERVE):
+            if self.spill_at is not None:
+                if len(self.seen) < self.spill_at:
+                    return False
+            elif (
+                expanded % _SPILL_EVERY
+                or len(self.seen) < _LEAST_SPILLED
+                or not budget.memory_short(len(self.seen), reserve=_SPILL_RESERVE)
+            ):
                 return False
             try:
                 self.spilled = SpilledKeys()
@@ -141,6 +154,7 @@ class DepthFirst(Generic[S, M, T]):
             return False
         assert self.spilled is not None
         self.spilled.add_all(self.seen)
+        self.keys_spilled += len(self.seen)
         self.seen = set()
         return True
 
