@@ -26,7 +26,8 @@ or two. Once the restarts are spent, it runs on to its end:
   moves and the take-backs a win may need, only settled cards sent home by themselves
   (see :mod:`~freecell.solver.board`). It goes depth first
   (:mod:`~freecell.solver.depth_first`): it seldom finds a win the first missed, and
-  depth first is the cheapest way through every position.
+  depth first is the cheapest way through every position. Past half the memory limit
+  the fast search gives way to it, and near the limit it goes on with its keys on disk.
 
 With one cell or none, most deals are lost, and only the portfolio's first search runs
 before the last search and its restarts. The positions a proof saw are all lost: they
