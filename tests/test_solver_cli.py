@@ -144,7 +144,7 @@ print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, d
 @pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="the resident size is read from /proc")
 def test_a_memory_limit_bounds_the_peak_resident_size_of_the_process() -> None:
     # App 2 cells deal 140 takes 2.38 GB to decide: at 60 MB the search stops for memory
-    # (within 3 s), and the process never held more than the limit (before, the limit
+    # (within seconds), and the process never held more than the limit (before, the limit
     # counted positions and let it reach 104 MB). A margin of 2 MB: ru_maxrss is in KiB.
     limit_mb = 60
     args = ["--rules", "app", "--cells", "2", "--limit", f"60s,{limit_mb}MB", "140"]
