@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -127,3 +129,27 @@ def test_limits_out_of_reason_are_refused(text: str, message: str) -> None:
         SearchLimit.from_text(text)
     with pytest.raises(ValueError, match="at most"):
         SearchLimit(positions=10**13)
+
+
+# The child's peak resident size is read by a parent of its own (ru_maxrss of its only
+# child): RUSAGE_CHILDREN of pytest would count every other test's children too.
+_PEAK_OF_CHILD = """
+import resource, subprocess, sys
+done = subprocess.run([sys.executable, "-m", "freecell", "solve", "--json", *sys.argv[1:]],
+                      capture_output=True, text=True)
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, done.stdout)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="the resident size is read from /proc")
+def test_a_memory_limit_bounds_the_peak_resident_size_of_the_process() -> None:
+    # App 2 cells deal 140 takes 2.38 GB to decide: at 60 MB the search stops for memory
+    # (within seconds), and the process never held more than the limit (before, the limit
+    # counted positions and let it reach 104 MB). A margin of 2 MB: ru_maxrss is in KiB.
+    limit_mb = 60
+    args = ["--rules", "app", "--cells", "2", "--limit", f"60s,{limit_mb}MB", "140"]
+    done = subprocess.run([sys.executable, "-c", _PEAK_OF_CHILD, *args], capture_output=True, text=True, check=True)
+    code, peak_kib, out = done.stdout.split(" ", 2)
+    assert int(code) == 4 and json.loads(out)["status"] == "limit-reached"
+    assert json.loads(out)["seconds"] < 60  # it stopped for memory, not for time
+    assert int(peak_kib) * 1024 <= limit_mb * 1_000_000 + 2_000_000

@@ -101,3 +101,19 @@ def test_a_position_reached_from_a_lost_deal_is_known_lost_at_once() -> None:
         assert proven.expanded > 0
     # The keys are kept apart by ruleset: under other rules the same deal is solved anew.
     assert solve(Deal(find_rules("app"), 24297).position(), find_rules("app")).status is SolveStatus.SOLVED
+
+
+@pytest.mark.parametrize("number", [2, 3, 4, 13])
+def test_a_proof_with_its_keys_spilled_to_disk_walks_as_the_one_in_memory(number: int) -> None:
+    """App with 1 cell: deal 2 is won after 18,943 positions, 3, 4 and 13 are lost. With
+    its keys moved to SQLite every 50 or so, the complete proof visits the same positions
+    in the same order, to the same verdict and the same win."""
+    rules = find_rules("app", cells=1)
+    problem = FreeCellProblem(rules, complete=True)
+    state, _ = problem.initial(Deal(rules, number).position())
+    in_memory = DepthFirst(problem, state)
+    spilling = DepthFirst(problem, state, spill_at=50)
+    kept, spilled = in_memory.run(Budget(SearchLimit())), spilling.run(Budget(SearchLimit()))
+    assert spilling.keys_spilled > 0 and spilling.spilled is None  # closed at its end
+    assert (spilled.outcome, spilled.path, spilling.expanded) == (kept.outcome, kept.path, in_memory.expanded)
+    assert kept.outcome is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)

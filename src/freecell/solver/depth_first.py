@@ -9,12 +9,20 @@ down, and checks each child's key; no heuristic is worked out.
 
 Like :class:`~freecell.solver.search.BestFirst`, :meth:`DepthFirst.run` may stop at a
 cap and go on later, so it can take turns with other searches.
+
+A proof larger than memory need not stop there: with ``spill``, when the process nears
+its memory limit the keys seen go to an SQLite file (:class:`SpilledKeys`, in a
+temporary directory), and from then on each time as many have gathered again as half
+of those that filled the memory. Every key is still kept exactly, on disk: a key is a
+position, not a hash of one, so a loss proven that way is proven. Where there is no
+sqlite3 (Pyodide may leave it out), the search stops at its limit as without ``spill``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Generic, Protocol, TypeVar
+import os
+from collections.abc import Collection, Iterator, Sequence
+from typing import Final, Generic, Protocol, TypeVar
 
 from freecell.solver.search import CHECK_EVERY, Budget, Outcome, SearchRun
 
@@ -45,9 +53,18 @@ class DepthFirst(Generic[S, M, T]):
     a problem whose reductions are sound, no goal is reachable at all.
     """
 
-    def __init__(self, problem: Walkable[S, M, T], start: S) -> None:
+    def __init__(
+        self, problem: Walkable[S, M, T], start: S, *, spill: bool = False, spill_at: int | None = None
+    ) -> None:
+        """``spill``: spill the keys to disk near the memory limit rather than stop;
+        ``spill_at``: spill once that many keys are in memory, whatever the memory."""
         self.problem = problem
         self.start = start
+        self.spill = spill or spill_at is not None
+        self.spill_at = spill_at
+        self.spilled: SpilledKeys | None = None
+        self.keep: int | None = None  # once spilling: how many keys to gather in memory
+        self.keys_spilled = 0
         self.seen: set[bytes] = {problem.key(start)}
         # The path: each state on it, the moves from it not yet tried, and what led to it.
         self.states: list[S] = [start]
@@ -69,7 +86,8 @@ class DepthFirst(Generic[S, M, T]):
         key_of, is_goal, moves, play = problem.key, problem.is_goal, problem.moves, problem.play
         seen, states, untried, vias = self.seen, self.states, self.untried, self.vias
         seen_add = seen.add
-        expanded = 0
+        spilled = self.spilled
+        expanded = backed = 0
         stop_at = budget.positions_left()
         if cap is not None:
             stop_at = cap if stop_at is None else min(stop_at, cap)
@@ -78,13 +96,19 @@ class DepthFirst(Generic[S, M, T]):
             for move in untried[-1]:
                 child, via = play(states[-1], move)
                 key = key_of(child)
-                if key not in seen:
+                if key not in seen and (spilled is None or key not in spilled):
                     break
                 child = None
             if child is None:  # every move from here tried: back up
                 untried.pop()
                 states.pop()
                 vias.pop()
+                # Long stretches back up past positions whose children were all seen:
+                # the clock is read there too.
+                backed += 1
+                if backed % CHECK_EVERY == 0 and budget.exhausted(len(seen)):
+                    self.expanded += expanded
+                    return SearchRun(Outcome.LIMIT)
                 continue
             seen_add(key)
             if is_goal(child):
@@ -96,10 +120,82 @@ class DepthFirst(Generic[S, M, T]):
             untried.append(iter(moves(child)))
             expanded += 1
             budget.expanded += 1
+            if expanded % CHECK_EVERY == 0 and self.spill and self._spill_now(budget, expanded):
+                seen, spilled = self.seen, self.spilled
+                seen_add = seen.add
             if expanded == stop_at or (expanded % CHECK_EVERY == 0 and budget.exhausted(len(seen))):
                 self.expanded += expanded
                 return SearchRun(Outcome.LIMIT)
         self.expanded += expanded
         if self.ended is None:
             self.ended = SearchRun(Outcome.EXHAUSTED)
+        self.close()
         return self.ended
+
+    def _spill_now(self, budget: Budget, expanded: int) -> bool:
+        """Move the keys in memory to disk if it is time; whether it was."""
+        if self.keep is None:
+            if self.spill_at is not None:
+                if len(self.seen) < self.spill_at:
+                    return False
+            elif (
+                expanded % _SPILL_EVERY
+                or len(self.seen) < _LEAST_SPILLED
+                or not budget.memory_short(len(self.seen), reserve=_SPILL_RESERVE)
+            ):
+                return False
+            try:
+                self.spilled = SpilledKeys()
+            except ImportError:
+                self.spill = False
+                return False
+            self.keep = len(self.seen) // 2
+        elif len(self.seen) < self.keep:
+            return False
+        assert self.spilled is not None
+        self.spilled.add_all(self.seen)
+        self.keys_spilled += len(self.seen)
+        self.seen = set()
+        return True
+
+    def close(self) -> None:
+        """Remove the keys spilled to disk, if any (the search cannot go on after)."""
+        if self.spilled is not None:
+            self.spilled.close()
+            self.spilled = None
+
+
+# How often (positions expanded) a search that may spill looks at its memory, the least
+# number of keys worth spilling, and how far below its memory limit it spills: SQLite's
+# page cache (8 MB) and room to spare.
+_SPILL_EVERY: Final = 1024
+_LEAST_SPILLED: Final = 10_000
+_SPILL_RESERVE: Final = 24_000_000
+
+
+class SpilledKeys:
+    """A set of keys in an SQLite file of its own, in a temporary directory."""
+
+    def __init__(self) -> None:
+        import sqlite3  # only here: not every Python has it
+        import tempfile
+
+        self.directory = tempfile.TemporaryDirectory(prefix="freecell-proof-")
+        self.db = sqlite3.connect(os.path.join(self.directory.name, "seen.db"))
+        for pragma in ("journal_mode = OFF", "synchronous = OFF", "cache_size = -8000"):
+            self.db.execute(f"PRAGMA {pragma}")
+        self.db.execute("CREATE TABLE seen (key BLOB PRIMARY KEY) WITHOUT ROWID")
+        self.count = 0
+
+    def add_all(self, keys: Collection[bytes]) -> None:
+        # Sorted: inserted in key order, the B-tree is written page after page.
+        self.db.executemany("INSERT OR IGNORE INTO seen VALUES (?)", ((key,) for key in sorted(keys)))
+        self.db.commit()
+        self.count += len(keys)  # none of them was here: each was looked for first
+
+    def __contains__(self, key: bytes) -> bool:
+        return self.db.execute("SELECT 1 FROM seen WHERE key = ?", (key,)).fetchone() is not None
+
+    def close(self) -> None:
+        self.db.close()
+        self.directory.cleanup()

@@ -14,6 +14,7 @@ seen is recognised when taken, not when found.
 from __future__ import annotations
 
 import heapq
+import os
 import random
 import re
 import time
@@ -28,14 +29,33 @@ T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 
 # What one remembered position costs, on average, in the seen table and the frontier,
-# counting a position for every _MOVES_PER_POSITION moves waiting in the frontier.
-BYTES_PER_POSITION: Final = 400
+# counting a position for every _MOVES_PER_POSITION moves waiting in the frontier: the
+# estimate of the memory used where the resident size cannot be read (e.g. Pyodide).
+# Measured on a 4-cell search that ran long: 9.98 GB for 6.46 million positions seen and
+# 37 million moves waiting, about 640 bytes each so counted (400 had let it overrun).
+BYTES_PER_POSITION: Final = 640
+# Kept free below a memory limit for each position remembered, where the resident size
+# is read: growing a table of them asks for a new one at once (a dict of bytes keys
+# about 60 bytes an entry when it doubles, a set about 53).
+RESERVE_PER_POSITION: Final = 64
+# And room for what the search makes between two readings (see _READ_EVERY).
+_HEADROOM: Final = 8_000_000
+# How long freeing what a search made takes, by how much the process grew: measured on
+# app 2 cells deal 140, 0.15 s for 94 MB, 1.96 s for 615 MB (on a busy machine), and on
+# a 4-cell search 15.6 s for 9.98 GB. A search stops that much before its time is up,
+# less _LATE_BY, by which an answer may come after it.
+FREEING_SECONDS_PER_BYTE: Final = 2.5e-9
+_LATE_BY: Final = 0.5
 # What a problem's rated_moves gives a child that is a goal, and only such a child: a
 # search takes it first, and checks is_goal only on what it takes at such a priority.
 WON: Final = -(10**9)
 _GOAL_BELOW: Final = WON // 2
 _MOVES_PER_POSITION: Final = 4
+# A search asks its budget whether it is spent every CHECK_EVERY positions expanded (the
+# clock is read each time), and the budget reads the resident size every _READ_EVERY
+# of those questions (about 20 µs a reading: every 1,024 positions).
 CHECK_EVERY: Final = 64
+_READ_EVERY: Final = 16
 
 
 class Problem(Protocol[S, M, T_co]):
@@ -85,8 +105,8 @@ _LIMIT_WORDS: Final = {
 
 @dataclass(frozen=True, slots=True)
 class SearchLimit:
-    """A budget: wall-clock seconds, positions expanded, and memory for the positions
-    remembered (an estimate). None means no bound on that count."""
+    """A budget: wall-clock seconds, positions expanded, and megabytes of the process's
+    peak resident memory (see :class:`Budget`). None means no bound on that count."""
 
     seconds: float | None = None
     positions: int | None = None
@@ -135,24 +155,84 @@ class SearchLimit:
         return cls(**values)  # type: ignore[arg-type]
 
 
+def resident_bytes() -> int | None:
+    """This process's resident memory now, or None where the OS does not tell it cheaply
+    (no /proc, as under Pyodide)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+_PAGE: Final = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
 class Budget:
-    """A :class:`SearchLimit` being spent, shared by the successive searches of one solve."""
+    """A :class:`SearchLimit` being spent, shared by the successive searches of one solve.
+
+    The memory limit bounds the resident size of the whole process, read from the OS,
+    less a reserve for the next growth of the search's tables (see
+    :data:`RESERVE_PER_POSITION`) and for what it makes before the next reading; where
+    the resident size cannot be read, the positions remembered are counted at
+    :data:`BYTES_PER_POSITION` each.
+
+    The time limit bounds when the answer comes, the freeing of what the search made
+    included (see :data:`FREEING_SECONDS_PER_BYTE`): a search that grew large stops
+    that much sooner."""
 
     def __init__(self, limit: SearchLimit) -> None:
         self.limit = limit
         self.started = time.perf_counter()
         self.expanded = 0
         self.deadline = None if limit.seconds is None else self.started + limit.seconds
-        self.max_stored = None if limit.memory_mb is None else limit.memory_mb * 1_000_000 // BYTES_PER_POSITION
+        self.memory = None if limit.memory_mb is None else limit.memory_mb * 1_000_000
+        at_start = resident_bytes() if self.memory is not None or self.deadline is not None else None
+        self.measured = at_start is not None
+        self.at_start = at_start or 0
+        self.grown = 0  # how much the resident size grew, at the last reading
+        self.asked = 0
+        self.spent = False
 
     def exhausted(self, stored: int) -> bool:
-        """Whether the budget is spent, now that ``stored`` positions are remembered."""
+        """Whether the budget is spent, now that ``stored`` positions are remembered (by
+        the search asking). Once spent, it stays spent: a search that stops for memory
+        still holds it while the next one asks."""
+        if not self.spent:
+            self.spent = self._spent_now(stored)
+        return self.spent
+
+    def _spent_now(self, stored: int) -> bool:
         limit = self.limit
         if limit.positions is not None and self.expanded >= limit.positions:
             return True
-        if self.max_stored is not None and stored >= self.max_stored:
-            return True
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        if self.measured:
+            self.asked += 1
+            if not stored or self.asked % _READ_EVERY == 0:
+                resident = resident_bytes() or 0
+                self.grown = resident - self.at_start
+                if self.memory is not None and resident + stored * RESERVE_PER_POSITION + _HEADROOM >= self.memory:
+                    return True
+            grown = self.grown
+        else:
+            grown = stored * BYTES_PER_POSITION
+            if self.memory is not None and grown >= self.memory:
+                return True
+        if self.deadline is None:
+            return False
+        freeing = grown * FREEING_SECONDS_PER_BYTE - _LATE_BY
+        return time.perf_counter() + max(freeing, 0.0) >= self.deadline
+
+    def memory_short(self, stored: int, *, reserve: int) -> bool:
+        """Whether the process, now that ``stored`` positions are remembered, is within
+        ``reserve`` bytes of where the memory limit stops a search (False without a
+        memory limit). It reads the resident size: call it seldom."""
+        if self.memory is None:
+            return False
+        if not self.measured:
+            return stored * BYTES_PER_POSITION + reserve >= self.memory
+        resident = resident_bytes() or 0
+        return resident + stored * RESERVE_PER_POSITION + _HEADROOM + reserve >= self.memory
 
     def positions_left(self) -> int | None:
         if self.limit.positions is None:

@@ -26,7 +26,8 @@ or two. Once the restarts are spent, it runs on to its end:
   moves and the take-backs a win may need, only settled cards sent home by themselves
   (see :mod:`~freecell.solver.board`). It goes depth first
   (:mod:`~freecell.solver.depth_first`): it seldom finds a win the first missed, and
-  depth first is the cheapest way through every position.
+  depth first is the cheapest way through every position. Past half the memory limit
+  the fast search gives way to it, and near the limit it goes on with its keys on disk.
 
 With one cell or none, most deals are lost, and only the portfolio's first search runs
 before the last search and its restarts. The positions a proof saw are all lost: they
@@ -246,7 +247,8 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         counted = InstrumentedProblem(problem)
         searches.append(counted)
         if depth_first:
-            return _Search(problem, first, DepthFirst(counted, start))
+            # Near the memory limit, a proof goes on with its keys on disk.
+            return _Search(problem, first, DepthFirst(counted, start, spill=True))
         search = BestFirst(
             counted, start, path_weight=strategy.path_weight, cost=_cost, lazy=strategy.cap is not None,
             noise=strategy.noise, seed=strategy.seed,
@@ -345,14 +347,22 @@ def _decide(
     while deciders and not budget.exhausted(0):
         decider = deciders[0]
         # A slice at a time while restarts are left, each followed by one restart: a
-        # loss proven in a few slices pays for as many restarts only.
-        run = decider.search.run(budget, SLICE * scale if restarts else None)
+        # loss proven in a few slices pays for as many restarts only. The search before
+        # the proof runs in slices to its end, to give way to the proof in time.
+        sliced = restarts or (len(deciders) > 1 and budget.memory is not None)
+        run = decider.search.run(budget, SLICE * scale if sliced else None)
         if run.outcome is Outcome.FOUND:
             return _winning_steps(decider.problem, decider.first, run), SolveStatus.SOLVED
         if run.outcome is Outcome.EXHAUSTED:
             deciders.pop(0)
             if not deciders:  # the last, over the exhaustive problem: a proof
                 _remember_lost(lost, decider.search)
+        elif len(deciders) > 1 and budget.memory_short(0, reserve=(budget.memory or 0) // 2):
+            # Past half the memory limit, the search before the proof (which keeps
+            # everything it saw in memory) gives up its memory to the proof, which
+            # can go on with its keys on disk (app 2 cells, deal 140: 2.38 GB).
+            deciders.pop(0)
+            del decider, run
         elif restarts:
             strategy = restarts.pop(0)
             restart = begin(strategy)
