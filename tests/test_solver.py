@@ -223,12 +223,18 @@ VARIANTS = ["standard", "strict", "bakers-game", "eight-off", "app", "cardems"]
 
 @st.composite
 def small_tables(draw: st.DrawFn) -> tuple[Position, Rules]:
-    name = draw(st.sampled_from(VARIANTS))
+    return draw_small_table(draw, VARIANTS, lowest_home=0)
+
+
+def draw_small_table(draw: st.DrawFn, names: list[str], *, lowest_home: int) -> tuple[Position, Rules]:
+    """A table of 2-3 columns and 0-1 cell under one of ``names``, each suit home to at
+    least ``lowest_home`` and a few of its next cards in play."""
+    name = draw(st.sampled_from(names))
     rules = _small_rules(name, columns=draw(st.integers(2, 3)), cells=draw(st.integers(0, 1)))
     foundations = []
     cards = []
     for suit in range(4):
-        height = draw(st.integers(0, 12))
+        height = draw(st.integers(lowest_home, 12))
         foundations.append(height)
         top = min(13, height + draw(st.integers(0, 3)))
         cards += [(rank - 1) * 4 + suit for rank in range(height + 1, top + 1)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.test_solver import _small_rules, board, winnable
+from tests.test_solver import _small_rules, board, draw_small_table, winnable
 
 from freecell import Deal, find_rules
 from freecell.position import Position
@@ -30,22 +30,7 @@ def _proof(start: Position, rules: Rules) -> Outcome:
 @st.composite
 def end_games(draw: st.DrawFn) -> tuple[Position, Rules]:
     """A small table late in a game, where cards home are many and take-backs count."""
-    name = draw(st.sampled_from(["app", "cardems"]))
-    rules = _small_rules(name, columns=draw(st.integers(2, 3)), cells=draw(st.integers(0, 1)))
-    foundations = []
-    cards = []
-    for suit in range(4):
-        height = draw(st.integers(3, 12))
-        foundations.append(height)
-        top = min(13, height + draw(st.integers(0, 3)))
-        cards += [(rank - 1) * 4 + suit for rank in range(height + 1, top + 1)]
-    cards = draw(st.permutations(cards))
-    in_cells = draw(st.integers(0, min(rules.cells, len(cards))))
-    cells = tuple(cards[:in_cells]) + (None,) * (rules.cells - in_cells)
-    columns: list[list[int]] = [[] for _ in range(rules.columns)]
-    for card in cards[in_cells:]:
-        columns[draw(st.integers(0, rules.columns - 1))].append(card)
-    return Position(tuple(tuple(column) for column in columns), cells, tuple(foundations)), rules
+    return draw_small_table(draw, ["app", "cardems"], lowest_home=3)
 
 
 @settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
