@@ -13,8 +13,8 @@ solver in the event loop, holding neither the lock nor a thread, so moves go on 
 
 The handlers of play (moves, undo, state, hints, analysis) are ``async``: they run in the
 event loop itself, since what they do in memory and in the store takes a fraction of a
-millisecond, less than a hop to the thread pool and back costs (measured by
-``bench/load.py``: a move's server time fell by half). Handlers that may take long (a
+millisecond, less than a hop to the thread pool and back costs (measured: a move's
+server CPU fell by about half). Handlers that may take long (a
 winnable deal, which solves; an imported game's replay; statistics) are plain functions,
 which FastAPI runs in its thread pool.
 
