@@ -10,8 +10,39 @@ from freecell import Deal, find_rules
 from freecell.cards import parse_card
 from freecell.position import Position
 from freecell.solver.board import CELL, HOME, WON, FreeCellProblem, State, Step, Steps, Weights
+from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import BestFirst, Budget, Outcome, SearchLimit
 from freecell.solver.transcript import verify, write_moves
+
+
+@pytest.mark.parametrize("weights", [Weights(), Weights(cell=40, shortest=25)], ids=["plain", "shortest"])
+def test_take_backs_are_rated_with_their_childs_own_heuristic(weights: Weights) -> None:
+    """Take-backs are rated without making the child: over the positions a depth-first
+    walk meets in the complete problem with one cell (where cards often come back),
+    each take-back's rating equals the heuristic of the child it makes."""
+    rules = find_rules("app", cells=1)
+    problem = FreeCellProblem(rules, complete=True, weights=weights, runs=True)
+    states: list[State] = []
+    listed = problem.moves
+
+    def moves(state: State) -> list[Step]:
+        states.append(state)
+        return listed(state)
+
+    for number in (28212, 90, 617):
+        start, _ = problem.initial(Deal(rules, number).position())
+        walker = FreeCellProblem(rules, complete=True, runs=True)
+        walker.moves = moves  # type: ignore[method-assign]
+        DepthFirst(walker, start).run(Budget(SearchLimit(positions=3_000)))
+    take_backs = 0
+    for state in states:
+        for h, step, made in problem.rated_moves(state):
+            if step[0] >= HOME:
+                assert made is None
+                child = problem.play(state, step)[0]
+                assert h == (WON if problem.is_goal(child) else problem.heuristic(child)), (state, step)
+                take_backs += 1
+    assert take_backs > 150
 
 
 @pytest.mark.parametrize("name", ["standard", "bakers-game", "eight-off", "double", "cardems", "strict"])

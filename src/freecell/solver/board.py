@@ -177,6 +177,9 @@ class FreeCellProblem:
     listed. Safe cards go home after each step (see the module docstring); ``eager`` (never for a
     complete problem) sends every card that may go home. ``whole_runs`` (never for a
     complete problem) keeps ordered runs whole, as the module docstring tells.
+    ``runs`` also moves a run as one step in a complete problem (by default only the
+    fast one does): a shortcut through positions its single-card moves reach anyway, so
+    it adds no position a proof must not see.
     """
 
     def __init__(
@@ -187,6 +190,7 @@ class FreeCellProblem:
         weights: Weights = Weights(),
         eager: bool = False,
         whole_runs: bool = False,
+        runs: bool | None = None,
     ) -> None:
         self.rules = rules
         self.weights = weights
@@ -200,7 +204,7 @@ class FreeCellProblem:
         self.pile_count = rules.foundation_count
         self.kings_only = rules.empty_columns is EmptyColumns.KINGS_ONLY
         self.unlimited = rules.sequence_moves is SequenceMoves.UNLIMITED
-        self.moves_runs = not complete or self.unlimited
+        self.moves_runs = (not complete if runs is None else runs) or self.unlimited
         self.follows, self.children, self.safe_needs = _tables(rules.building, self.pile_count)
         self.features = _features(rules.building)
         self.values = _values(rules.building, weights)
@@ -541,13 +545,18 @@ class FreeCellProblem:
         # counts them), and so how deep.
         places: list[list[int]] = [[] for _ in columns]
         depth = 0
+        # With one deck, each wanted card's depth and column (a take-back makes another
+        # card wanted in its place).
+        lying: dict[int, tuple[int, int]] = {}
         table = b"\xff".join(columns) + b"\xff"
         for card in ready:
             where = table.find(card)
             while where >= 0:
                 end = table.find(255, where)
                 depth += end - where - 1
-                places[table.count(255, 0, where)].append(where - table.rfind(255, 0, where) - 1)
+                index = table.count(255, 0, where)
+                places[index].append(where - table.rfind(255, 0, where) - 1)
+                lying[card] = (end - where - 1, index)
                 where = table.find(card, where + 1)
         hits = [len(found) for found in places]
         cell_weight = self.cell_weight
@@ -558,6 +567,7 @@ class FreeCellProblem:
         base = sum(values_of) + cell_weight * len(cells) + next_weight * depth
         rated: list[Rated] = []
         home, cell, won = HOME, CELL, WON
+        one_deck = self.pile_count == 4
         for step in steps:
             source, target, count = step
             if target < home and source < cell:
@@ -590,6 +600,22 @@ class FreeCellProblem:
                 if disorder == disorder_of[target] and not features[onto][1]:
                     h = won
                 rated.append((h, step, None))
+                continue
+            elif source >= home and one_deck:
+                # A take-back (one deck): the card comes back on top of a column or into
+                # a cell, where it lies at depth 0 and is the card its pile wants now,
+                # instead of the one above it. It lies on a card one rank higher, or
+                # alone: it adds no disorder, and no card becomes safe.
+                suit = source - home
+                height = foundations[suit]
+                deep, where = lying.get((height << 2) | suit, (0, -1)) if height < 13 else (0, -1)
+                if target == cell:
+                    h = base + cell_weight - next_weight * deep
+                else:
+                    onto = columns[target] + bytes((((height - 1) << 2) | suit,))
+                    sinking = hits[target] - (where == target)
+                    h = base + values[onto] - values_of[target] + next_weight * (sinking - deep)
+                rated.append((won if not disorder else h, step, None))
                 continue
             made = self.apply(state, step)
             rated.append((won if self.is_goal(made[0]) else self.heuristic(made[0]), step, made))

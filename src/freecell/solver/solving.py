@@ -21,13 +21,13 @@ or two. Once the restarts are spent, it runs on to its end:
   lists every legal single-card move besides the runs, and its reductions (canonical
   keys, safe cards sent home) are sound. So any of its searches that runs out of
   positions proves the deal unsolvable.
-* Under take-back rules, a fast search (without take-backs) first runs to its end,
-  and if it finds no win, the last search is over the complete problem: single-card
-  moves and the take-backs a win may need, only settled cards sent home by themselves
-  (see :mod:`~freecell.solver.board`). It goes depth first
-  (:mod:`~freecell.solver.depth_first`): it seldom finds a win the first missed, and
-  depth first is the cheapest way through every position. Past half the memory limit
-  the fast search gives way to it, and near the limit it goes on with its keys on disk.
+* Under take-back rules the last search is over the complete problem instead: every
+  legal single-card move, runs as one step, and the take-backs a win may need, only
+  settled cards sent home by themselves (see :mod:`~freecell.solver.board`). It finds
+  wins as the fast problem's search does, and its end is a proof. Past half the memory
+  limit it gives way to a proof that goes depth first
+  (:mod:`~freecell.solver.depth_first`), keeping only keys, and near the limit with
+  its keys on disk.
 
 With one cell or none, most deals are lost, and only the portfolio's first search runs
 before the last search and its restarts. The positions a proof saw are all lost: they
@@ -241,7 +241,8 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
 
     def begin(strategy: Strategy, *, complete: bool = False, depth_first: bool = False) -> _Search:
         problem = FreeCellProblem(
-            rules, complete=complete, weights=strategy.weights, eager=strategy.eager, whole_runs=strategy.whole_runs
+            rules, complete=complete, weights=strategy.weights, eager=strategy.eager, whole_runs=strategy.whole_runs,
+            runs=not depth_first,
         )
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
@@ -331,45 +332,42 @@ def _shorter(
 def _decide(
     begin: Callable[..., _Search], budget: Budget, scale: int, lost: set[bytes], *, takes_back: bool
 ) -> tuple[list[Step] | None, SolveStatus]:
-    """After the portfolio: the searches that run to their end (which alone can prove a
-    loss), taking turns slice by slice with the :data:`RESTARTS` (capped searches that
-    never claim a loss) until those are spent. A deal lost in a small proof is
-    decided within a slice or two; a deal where the heuristic leads into a long dead end
-    is most often won by a restart."""
-    deciders = [begin(FINAL)]
-    if takes_back:
-        # Wins without take-backs are found faster without them: that search runs to
-        # its end before the complete one, which alone can prove a loss. It seldom
-        # finds a win the first did not, so it goes depth first, the cheapest way
-        # through every position.
-        deciders.append(begin(FINAL, complete=True, depth_first=True))
+    """After the portfolio: FINAL, the search that runs to its end (which alone can
+    prove a loss), taking turns slice by slice with the :data:`RESTARTS` (capped
+    searches that never claim a loss) until those are spent. A deal lost in a small
+    proof is decided within a slice or two; a deal where the heuristic leads into a long
+    dead end is most often won by a restart.
+
+    Under take-back rules FINAL searches the complete problem, runs moving as one step:
+    it finds wins as the fast problem's does, and its end is a proof. Past half the
+    memory limit it gives way to a proof that goes depth first, keeping only keys, and
+    near the limit spills them to disk (app 2 cells, deal 140, took 2.38 GB best first).
+    """
+    final = begin(FINAL, complete=takes_back)
     restarts = list(RESTARTS)
-    while deciders and not budget.exhausted(0):
-        decider = deciders[0]
+    while not budget.exhausted(0):
         # A slice at a time while restarts are left, each followed by one restart: a
-        # loss proven in a few slices pays for as many restarts only. The search before
-        # the proof runs in slices to its end, to give way to the proof in time.
-        sliced = restarts or (len(deciders) > 1 and budget.memory is not None)
-        run = decider.search.run(budget, SLICE * scale if sliced else None)
+        # loss proven in a few slices pays for as many restarts only. Under a memory
+        # limit, best first runs in slices to the end too, to give way in time.
+        depth_first = isinstance(final.search, DepthFirst)
+        sliced = restarts or (takes_back and not depth_first and budget.memory is not None)
+        run = final.search.run(budget, SLICE * scale if sliced else None)
         if run.outcome is Outcome.FOUND:
-            return _winning_steps(decider.problem, decider.first, run), SolveStatus.SOLVED
-        if run.outcome is Outcome.EXHAUSTED:
-            deciders.pop(0)
-            if not deciders:  # the last, over the exhaustive problem: a proof
-                _remember_lost(lost, decider.search)
-        elif len(deciders) > 1 and budget.memory_short(0, reserve=(budget.memory or 0) // 2):
-            # Past half the memory limit, the search before the proof (which keeps
-            # everything it saw in memory) gives up its memory to the proof, which
-            # can go on with its keys on disk (app 2 cells, deal 140: 2.38 GB).
-            deciders.pop(0)
-            del decider, run
+            return _winning_steps(final.problem, final.first, run), SolveStatus.SOLVED
+        if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
+            _remember_lost(lost, final.search)
+            return None, SolveStatus.UNSOLVABLE
+        if takes_back and not depth_first and budget.memory_short(0, reserve=(budget.memory or 0) // 2):
+            del final, run  # its memory goes to the proof
+            final = begin(FINAL, complete=True, depth_first=True)
+            restarts.clear()
         elif restarts:
             strategy = restarts.pop(0)
             restart = begin(strategy)
             run = restart.search.run(budget, (strategy.cap or 0) * scale)
             if run.outcome is Outcome.FOUND:
                 return _winning_steps(restart.problem, restart.first, run), SolveStatus.SOLVED
-    return None, SolveStatus.LIMIT_REACHED if deciders else SolveStatus.UNSOLVABLE
+    return None, SolveStatus.LIMIT_REACHED
 
 
 # The keys of every position seen by a proof that ended in a loss (each is lost too:
