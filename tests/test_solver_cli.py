@@ -141,15 +141,33 @@ print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, d
 """
 
 
+def _solve_with_peak(*args: str) -> tuple[int, int, dict[str, object]]:
+    """``freecell solve --json`` with ``args``: its exit code, its peak resident size in
+    bytes, and its answer."""
+    done = subprocess.run([sys.executable, "-c", _PEAK_OF_CHILD, *args], capture_output=True, text=True, check=True)
+    code, peak_kib, out = done.stdout.split(" ", 2)
+    return int(code), int(peak_kib) * 1024, json.loads(out)
+
+
 @pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="the resident size is read from /proc")
 def test_a_memory_limit_bounds_the_peak_resident_size_of_the_process() -> None:
     # App 2 cells deal 140 takes 2.38 GB to decide: at 60 MB the search stops for memory
     # (within seconds), and the process never held more than the limit (before, the limit
     # counted positions and let it reach 104 MB). A margin of 2 MB: ru_maxrss is in KiB.
     limit_mb = 60
-    args = ["--rules", "app", "--cells", "2", "--limit", f"60s,{limit_mb}MB", "140"]
-    done = subprocess.run([sys.executable, "-c", _PEAK_OF_CHILD, *args], capture_output=True, text=True, check=True)
-    code, peak_kib, out = done.stdout.split(" ", 2)
-    assert int(code) == 4 and json.loads(out)["status"] == "limit-reached"
-    assert json.loads(out)["seconds"] < 60  # it stopped for memory, not for time
-    assert int(peak_kib) * 1024 <= limit_mb * 1_000_000 + 2_000_000
+    code, peak, answer = _solve_with_peak("--rules", "app", "--cells", "2", "--limit", f"60s,{limit_mb}MB", "140")
+    assert code == 4 and answer["status"] == "limit-reached"
+    assert isinstance(answer["seconds"], float) and answer["seconds"] < 60  # it stopped for memory, not for time
+    assert peak <= limit_mb * 1_000_000 + 2_000_000
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="the resident size is read from /proc")
+def test_a_proof_goes_on_depth_first_where_best_first_would_stop_for_memory() -> None:
+    # Standard rules, 2 cells, deal 1 is lost. Best first, which keeps every position it
+    # saw with its parent, stopped for memory at 60 MB after 2.8 s; past half the limit
+    # it now gives way to a depth-first proof that keeps only keys, which ends the proof
+    # within the limit.
+    limit_mb = 60
+    code, peak, answer = _solve_with_peak("--rules", "standard", "--cells", "2", "--limit", f"300s,{limit_mb}MB", "1")
+    assert code == 3 and answer["status"] == "unsolvable"
+    assert peak <= limit_mb * 1_000_000 + 2_000_000

@@ -24,10 +24,11 @@ or two. Once the restarts are spent, it runs on to its end:
 * Under take-back rules the last search is over the complete problem instead: every
   legal single-card move, runs as one step, and the take-backs a win may need, only
   settled cards sent home by themselves (see :mod:`~freecell.solver.board`). It finds
-  wins as the fast problem's search does, and its end is a proof. Past half the memory
-  limit it gives way to a proof that goes depth first
-  (:mod:`~freecell.solver.depth_first`), keeping only keys, and near the limit with
-  its keys on disk.
+  wins as the fast problem's search does, and its end is a proof.
+
+Under every ruleset, past half the memory limit the last search gives way to a proof
+over the same problem that goes depth first (:mod:`~freecell.solver.depth_first`),
+keeping only keys, and near the limit with its keys on disk.
 
 With one cell or none, most deals are lost, and only the portfolio's first search runs
 before the last search and its restarts. The positions a proof saw are all lost: they
@@ -340,8 +341,9 @@ def _decide(
 
     Under take-back rules FINAL searches the complete problem, runs moving as one step:
     it finds wins as the fast problem's does, and its end is a proof. Past half the
-    memory limit it gives way to a proof that goes depth first, keeping only keys, and
-    near the limit spills them to disk (app 2 cells, deal 140, took 2.38 GB best first).
+    memory limit FINAL gives way to a proof over the same problem that goes depth first,
+    keeping only keys, and near the limit spills them to disk (app 2 cells, deal 140,
+    took 2.38 GB best first): a proof goes on where best first would stop for memory.
     """
     final = begin(FINAL, complete=takes_back)
     restarts = list(RESTARTS)
@@ -350,16 +352,16 @@ def _decide(
         # loss proven in a few slices pays for as many restarts only. Under a memory
         # limit, best first runs in slices to the end too, to give way in time.
         depth_first = isinstance(final.search, DepthFirst)
-        sliced = restarts or (takes_back and not depth_first and budget.memory is not None)
+        sliced = restarts or (not depth_first and budget.memory is not None)
         run = final.search.run(budget, SLICE * scale if sliced else None)
         if run.outcome is Outcome.FOUND:
             return _winning_steps(final.problem, final.first, run), SolveStatus.SOLVED
         if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
             _remember_lost(lost, final.search)
             return None, SolveStatus.UNSOLVABLE
-        if takes_back and not depth_first and budget.memory_short(0, reserve=(budget.memory or 0) // 2):
+        if not depth_first and budget.memory_short(0, reserve=(budget.memory or 0) // 2):
             del final, run  # its memory goes to the proof
-            final = begin(FINAL, complete=True, depth_first=True)
+            final = begin(FINAL, complete=takes_back, depth_first=True)
             restarts.clear()
         elif restarts:
             strategy = restarts.pop(0)
