@@ -4,6 +4,8 @@ included), which shares no code with the solver's problem."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,7 +16,7 @@ from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solving
 from freecell.solver.board import FreeCellProblem
-from freecell.solver.depth_first import DepthFirst
+from freecell.solver.depth_first import DepthFirst, SpilledKeys
 from freecell.solver.search import Budget, Outcome
 
 
@@ -102,3 +104,22 @@ def test_a_proof_with_its_keys_spilled_to_disk_walks_as_the_one_in_memory(number
     assert spilling.keys_spilled > 0 and spilling.spilled is None  # closed at its end
     assert (spilled.outcome, spilled.path, spilling.expanded) == (kept.outcome, kept.path, in_memory.expanded)
     assert kept.outcome is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)
+
+
+def test_spilled_keys_answer_exactly_through_their_filter() -> None:
+    """A key stored is always found and a key never stored never is, however the filter
+    in front of the file answers, while it grows from one spill to the next."""
+    draw = random.Random(7)
+    stored: set[bytes] = set()
+    spilled = SpilledKeys()
+    try:
+        for size in (50, 400, 3_000):  # each spill more than doubles the keys: the filter is remade
+            keys = {draw.randbytes(draw.randrange(8, 40)) for _ in range(size)} - stored
+            spilled.add_all(keys)
+            stored |= keys
+            assert all(key in spilled for key in stored)
+            strangers = {draw.randbytes(draw.randrange(8, 40)) for _ in range(5_000)} - stored
+            assert not any(key in spilled for key in strangers)
+        assert spilled.count == len(stored) and spilled.bits >= 16 * len(stored)
+    finally:
+        spilled.close()

@@ -174,7 +174,9 @@ _SPILL_RESERVE: Final = 24_000_000
 
 
 class SpilledKeys:
-    """A set of keys in an SQLite file of its own, in a temporary directory."""
+    """A set of keys in an SQLite file of its own, in a temporary directory, with a Bloom
+    filter in memory in front of it: a key never spilled is nearly always told apart
+    without reading the file (most keys a search asks about are new)."""
 
     def __init__(self) -> None:
         import sqlite3  # only here: not every Python has it
@@ -186,16 +188,54 @@ class SpilledKeys:
             self.db.execute(f"PRAGMA {pragma}")
         self.db.execute("CREATE TABLE seen (key BLOB PRIMARY KEY) WITHOUT ROWID")
         self.count = 0
+        self.bits = 0  # the filter's size in bits, a power of two
+        self.filter = bytearray()
 
     def add_all(self, keys: Collection[bytes]) -> None:
         # Sorted: inserted in key order, the B-tree is written page after page.
         self.db.executemany("INSERT OR IGNORE INTO seen VALUES (?)", ((key,) for key in sorted(keys)))
         self.db.commit()
         self.count += len(keys)  # none of them was here: each was looked for first
+        if self.count * _BITS_PER_KEY > self.bits:
+            self._refilter()  # every key, the ones just stored too
+        else:
+            for key in keys:
+                self._mark(key)
+
+    def _refilter(self) -> None:
+        """A filter twice the size the keys stored need now, and every key marked in it."""
+        self.bits = 1 << (2 * self.count * _BITS_PER_KEY).bit_length()
+        self.filter = bytearray(self.bits >> 3)
+        for (key,) in self.db.execute("SELECT key FROM seen"):
+            self._mark(key)
+
+    def _probes(self, key: bytes) -> list[int]:
+        # Double hashing: the probes h1 + i * h2 from the two halves of the key's hash
+        # (Python's hash of bytes: salted per process, which is all a filter needs).
+        whole = hash(key) & 0xFFFF_FFFF_FFFF_FFFF
+        first, step = whole & 0xFFFF_FFFF, (whole >> 32) | 1
+        mask = self.bits - 1
+        return [(first + probe * step) & mask for probe in range(_PROBES)]
+
+    def _mark(self, key: bytes) -> None:
+        bits = self.filter
+        for bit in self._probes(key):
+            bits[bit >> 3] |= 1 << (bit & 7)
 
     def __contains__(self, key: bytes) -> bool:
+        bits = self.filter
+        for bit in self._probes(key):
+            if not bits[bit >> 3] & (1 << (bit & 7)):
+                return False
         return self.db.execute("SELECT 1 FROM seen WHERE key = ?", (key,)).fetchone() is not None
 
     def close(self) -> None:
         self.db.close()
         self.directory.cleanup()
+
+
+# The Bloom filter: 16 to 64 bits a key (it doubles when it would fall below 16) and 4
+# probes. A key never stored is read from the file about 1 time in 400 at 16 bits a key,
+# 1 in 5,000 at 32.
+_BITS_PER_KEY: Final = 16
+_PROBES: Final = 4
