@@ -545,18 +545,13 @@ class FreeCellProblem:
         # counts them), and so how deep.
         places: list[list[int]] = [[] for _ in columns]
         depth = 0
-        # With one deck, each wanted card's depth and column (a take-back makes another
-        # card wanted in its place).
-        lying: dict[int, tuple[int, int]] = {}
         table = b"\xff".join(columns) + b"\xff"
         for card in ready:
             where = table.find(card)
             while where >= 0:
                 end = table.find(255, where)
                 depth += end - where - 1
-                index = table.count(255, 0, where)
-                places[index].append(where - table.rfind(255, 0, where) - 1)
-                lying[card] = (end - where - 1, index)
+                places[table.count(255, 0, where)].append(where - table.rfind(255, 0, where) - 1)
                 where = table.find(card, where + 1)
         hits = [len(found) for found in places]
         cell_weight = self.cell_weight
@@ -608,7 +603,10 @@ class FreeCellProblem:
                 # alone: it adds no disorder, and no card becomes safe.
                 suit = source - home
                 height = foundations[suit]
-                deep, where = lying.get((height << 2) | suit, (0, -1)) if height < 13 else (0, -1)
+                # Where the card wanted until now lies (take-backs are rare: looked up
+                # here rather than for every position).
+                at = table.find((height << 2) | suit) if height < 13 else -1
+                deep, where = (table.find(255, at) - at - 1, table.count(255, 0, at)) if at >= 0 else (0, -1)
                 if target == cell:
                     h = base + cell_weight - next_weight * deep
                 else:
