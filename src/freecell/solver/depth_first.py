@@ -13,15 +13,17 @@ cap and go on later, so it can take turns with other searches.
 A proof larger than memory need not stop there: with ``spill``, when the process nears
 its memory limit the keys seen go to an SQLite file (:class:`SpilledKeys`, in a
 temporary directory), and from then on each time as many have gathered again as half
-of those that filled the memory. Every key is still kept exactly, on disk: a key is a
-position, not a hash of one, so a loss proven that way is proven. Where there is no
-sqlite3 (Pyodide may leave it out), the search stops at its limit as without ``spill``.
+of those that filled the memory, or the process nears its limit again. Every key is
+still kept exactly, on disk: a key is a position, not a hash of one, so a loss proven
+that way is proven. Where there is no sqlite3 (Pyodide may leave it out), the search
+stops at its limit as without ``spill``.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterator, Sequence
+from array import array
+from collections.abc import Collection, Sequence
 from typing import Final, Generic, Protocol, TypeVar
 
 from freecell.solver.search import CHECK_EVERY, Budget, Outcome, SearchRun
@@ -51,6 +53,13 @@ class DepthFirst(Generic[S, M, T]):
 
     A search that ends EXHAUSTED has visited every state reachable from the start: with
     a problem whose reductions are sound, no goal is reachable at all.
+
+    The path can grow very deep (app 2 cells, deal 140: 900,000 positions on it after
+    2.7 million seen), so it is kept compact: for each level, only which of its parent's
+    moves led there. The states and their lists of moves are kept only near the top
+    (the last :data:`_BLOCK` to ``2 * _BLOCK`` levels) and every :data:`_BLOCK` levels
+    (anchors); when the search backs up below what is kept, the block beneath is made
+    again from its anchor (the problem's moves and plays are deterministic).
     """
 
     def __init__(
@@ -66,12 +75,23 @@ class DepthFirst(Generic[S, M, T]):
         self.keep: int | None = None  # once spilling: how many keys to gather in memory
         self.keys_spilled = 0
         self.seen: set[bytes] = {problem.key(start)}
-        # The path: each state on it, the moves from it not yet tried, and what led to it.
+        # The path, levels 0 (the start) to depth - 1: chosen[level] is the index, in
+        # its parent's moves, of the move that led to it (chosen[0] is unused);
+        # anchors[n] is the state at level n * _BLOCK. The top levels are kept whole:
+        # their states, their moves and the index of the next move to try.
+        self.chosen = array("I", [0])
+        self.anchors: list[S] = [start]
+        self.resume = 0  # the next move to try at the top, once its block is made again
         self.states: list[S] = [start]
-        self.untried: list[Iterator[M]] = [iter(problem.moves(start))]
-        self.vias: list[T | None] = [None]
+        self.listed: list[Sequence[M]] = [problem.moves(start)]
+        self.next: list[int] = [0]
         self.expanded = 1
         self.ended: SearchRun[S, T] | None = None
+
+    @property
+    def depth(self) -> int:
+        """How many states the path holds (the start included)."""
+        return len(self.chosen)
 
     def run(self, budget: Budget, cap: int | None = None) -> SearchRun[S, T]:
         """Go on until a goal (FOUND, with the path to it), every reachable state is
@@ -84,46 +104,73 @@ class DepthFirst(Generic[S, M, T]):
             return self.ended
         problem = self.problem
         key_of, is_goal, moves, play = problem.key, problem.is_goal, problem.moves, problem.play
-        seen, states, untried, vias = self.seen, self.states, self.untried, self.vias
+        seen, chosen, anchors = self.seen, self.chosen, self.anchors
+        states, listed, nexts = self.states, self.listed, self.next
         seen_add = seen.add
         spilled = self.spilled
         expanded = backed = 0
         stop_at = budget.positions_left()
         if cap is not None:
             stop_at = cap if stop_at is None else min(stop_at, cap)
-        while untried:
+        while chosen:
+            if not states:
+                self._remake_block()
+            state, moves_here, index = states[-1], listed[-1], nexts[-1]
             child = None
-            for move in untried[-1]:
-                child, via = play(states[-1], move)
+            while index < len(moves_here):
+                child, via = play(state, moves_here[index])
                 key = key_of(child)
                 if key not in seen and (spilled is None or key not in spilled):
                     break
                 child = None
+                index += 1
             if child is None:  # every move from here tried: back up
-                untried.pop()
+                level = len(chosen) - 1
+                returned_by = chosen.pop()
                 states.pop()
-                vias.pop()
+                listed.pop()
+                nexts.pop()
+                if level % _BLOCK == 0:
+                    anchors.pop()
+                if nexts:
+                    nexts[-1] = returned_by + 1
+                elif chosen:
+                    self.resume = returned_by + 1  # for the block made again below
                 # Long stretches back up past positions whose children were all seen:
                 # the clock is read there too.
                 backed += 1
                 if backed % CHECK_EVERY == 0 and budget.exhausted(len(seen)):
-                    self.expanded += expanded
-                    return SearchRun(Outcome.LIMIT)
+                    if not self._spill_instead(budget):
+                        self.expanded += expanded
+                        return SearchRun(Outcome.LIMIT)
+                    seen, spilled = self.seen, self.spilled
+                    seen_add = seen.add
                 continue
+            nexts[-1] = index + 1
             seen_add(key)
             if is_goal(child):
-                path = tuple(v for v in vias[1:] if v is not None) + (via,)
-                self.ended = SearchRun(Outcome.FOUND, path, child)
+                self.ended = SearchRun(Outcome.FOUND, self._path() + (via,), child)
                 break
+            if len(chosen) % _BLOCK == 0:
+                anchors.append(child)
+            chosen.append(index)
             states.append(child)
-            vias.append(via)
-            untried.append(iter(moves(child)))
+            listed.append(moves(child))
+            nexts.append(0)
+            if len(states) >= 2 * _BLOCK:  # keep the lower block by its anchor only
+                del states[:_BLOCK], listed[:_BLOCK], nexts[:_BLOCK]
             expanded += 1
             budget.expanded += 1
             if expanded % CHECK_EVERY == 0 and self.spill and self._spill_now(budget, expanded):
                 seen, spilled = self.seen, self.spilled
                 seen_add = seen.add
-            if expanded == stop_at or (expanded % CHECK_EVERY == 0 and budget.exhausted(len(seen))):
+            if expanded % CHECK_EVERY == 0 and budget.exhausted(len(seen)):
+                if not self._spill_instead(budget):
+                    self.expanded += expanded
+                    return SearchRun(Outcome.LIMIT)
+                seen, spilled = self.seen, self.spilled
+                seen_add = seen.add
+            if expanded == stop_at:
                 self.expanded += expanded
                 return SearchRun(Outcome.LIMIT)
         self.expanded += expanded
@@ -131,6 +178,31 @@ class DepthFirst(Generic[S, M, T]):
             self.ended = SearchRun(Outcome.EXHAUSTED)
         self.close()
         return self.ended
+
+    def _remake_block(self) -> None:
+        """Make the block that holds the top level whole again, from its anchor,
+        replaying the moves chosen; the top one goes on from ``resume``."""
+        problem, chosen = self.problem, self.chosen
+        top = len(chosen) - 1
+        low = top - top % _BLOCK
+        state = self.anchors[low // _BLOCK]
+        for level in range(low, top + 1):
+            if level > low:
+                state = problem.play(state, self.listed[-1][chosen[level]])[0]
+                self.next[-1] = chosen[level] + 1
+            self.states.append(state)
+            self.listed.append(problem.moves(state))
+            self.next.append(0)
+        self.next[-1] = self.resume
+
+    def _path(self) -> tuple[T, ...]:
+        """What each move of the path from the start to the top did, played again."""
+        problem, chosen = self.problem, self.chosen
+        state, path = self.start, []
+        for level in range(1, len(chosen)):
+            state, via = problem.play(state, problem.moves(state)[chosen[level]])
+            path.append(via)
+        return tuple(path)
 
     def _spill_now(self, budget: Budget, expanded: int) -> bool:
         """Move the keys in memory to disk if it is time; whether it was."""
@@ -144,15 +216,36 @@ class DepthFirst(Generic[S, M, T]):
                 or not budget.memory_short(len(self.seen), reserve=_SPILL_RESERVE)
             ):
                 return False
+        elif len(self.seen) < self.keep and not (
+            # The memory freed by a spill is not always given back to the OS, nor
+            # reused: the process may near its limit again before ``keep`` keys gather.
+            expanded % _SPILL_EVERY == 0
+            and len(self.seen) >= _LEAST_SPILLED
+            and budget.memory_short(len(self.seen), reserve=_SPILL_RESERVE)
+        ):
+            return False
+        return self._move_keys_to_disk()
+
+    def _spill_instead(self, budget: Budget) -> bool:
+        """The budget is spent: if only for memory, and this search may spill keys worth
+        spilling, spill them and give the memory back; whether it did."""
+        if not (self.spill and budget.for_memory and len(self.seen) >= _LEAST_SPILLED):
+            return False
+        if not self._move_keys_to_disk():
+            return False
+        budget.relieve()
+        return True
+
+    def _move_keys_to_disk(self) -> bool:
+        """Move the keys in memory to the file (made at the first spill); False where
+        there is no sqlite3."""
+        if self.spilled is None:
             try:
                 self.spilled = SpilledKeys()
             except ImportError:
                 self.spill = False
                 return False
             self.keep = len(self.seen) // 2
-        elif len(self.seen) < self.keep:
-            return False
-        assert self.spilled is not None
         self.spilled.add_all(self.seen)
         self.keys_spilled += len(self.seen)
         self.seen = set()
@@ -169,6 +262,8 @@ class DepthFirst(Generic[S, M, T]):
 # number of keys worth spilling, and how far below its memory limit it spills: SQLite's
 # page cache (8 MB) and room to spare.
 _SPILL_EVERY: Final = 1024
+# How many levels of the path make a block (see DepthFirst).
+_BLOCK: Final = 256
 _LEAST_SPILLED: Final = 10_000
 _SPILL_RESERVE: Final = 24_000_000
 

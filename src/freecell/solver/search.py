@@ -193,14 +193,24 @@ class Budget:
         self.grown = 0  # how much the resident size grew, at the last reading
         self.asked = 0
         self.spent = False
+        self.for_memory = False  # whether it is spent because the memory ran short
 
     def exhausted(self, stored: int) -> bool:
         """Whether the budget is spent, now that ``stored`` positions are remembered (by
         the search asking). Once spent, it stays spent: a search that stops for memory
-        still holds it while the next one asks."""
+        still holds it while the next one asks (unless it gives it back: see
+        :meth:`relieve`)."""
         if not self.spent:
             self.spent = self._spent_now(stored)
         return self.spent
+
+    def relieve(self) -> None:
+        """The search that held the memory gave it back (its keys went to disk): a
+        budget spent for memory alone is not spent any more; the next question reads
+        the resident size again."""
+        if self.for_memory:
+            self.spent = self.for_memory = False
+            self.asked = -1
 
     def _spent_now(self, stored: int) -> bool:
         limit = self.limit
@@ -212,11 +222,13 @@ class Budget:
                 resident = resident_bytes() or 0
                 self.grown = resident - self.at_start
                 if self.memory is not None and resident + stored * RESERVE_PER_POSITION + _HEADROOM >= self.memory:
+                    self.for_memory = True
                     return True
             grown = self.grown
         else:
             grown = stored * BYTES_PER_POSITION
             if self.memory is not None and grown >= self.memory:
+                self.for_memory = True
                 return True
         if self.deadline is None:
             return False
