@@ -12,6 +12,7 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
+from types import FrameType
 
 import click
 
@@ -56,19 +57,33 @@ def play_command(port: int, host: str, token: str | None, no_browser: bool, db: 
     Only the printed address, which carries a token, gets in."""
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        _serve(port, host, token, no_browser, db)
+        stopped_by = _serve(port, host, token, no_browser, db)
     except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down and passes the signal on
-        click.echo("FreeCell stopped.")
-        sys.exit(EXIT_INTERRUPTED)
+        stopped_by = signal.SIGINT
     except _Terminated:
-        click.echo("FreeCell stopped.")
-        sys.exit(EXIT_TERMINATED)
+        stopped_by = signal.SIGTERM
     finally:
         signal.signal(signal.SIGTERM, previous)
+    if stopped_by is not None:
+        click.echo("FreeCell stopped.")
+        sys.exit(EXIT_INTERRUPTED if stopped_by == signal.SIGINT else EXIT_TERMINATED)
 
 
-def _serve(port: int, host: str, token: str | None, no_browser: bool, db: Path | None) -> None:
+def _serve(port: int, host: str, token: str | None, no_browser: bool, db: Path | None) -> int | None:
+    """Serve until a signal stops the server; the signal, if it returns at all."""
     import uvicorn
+
+    class Server(uvicorn.Server):
+        """Remembers the first signal that stopped it. uvicorn passes the signal on once
+        it has shut down, but a Ctrl+C passed on under asyncio.run may only cancel a task
+        that is finishing anyway, and the server then returns as if nothing stopped it."""
+
+        stopped_by: int | None = None
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.stopped_by is None:
+                self.stopped_by = sig
+            super().handle_exit(sig, frame)
 
     from freecell.cli.sharing import announcement, served_addresses, tokened_url
     from freecell.web.app import create_app
@@ -78,7 +93,7 @@ def _serve(port: int, host: str, token: str | None, no_browser: bool, db: Path |
         token = new_token() if token is None else check_token(token)
     except ValueError as error:
         fail(f"--token: {error}")
-        return
+        return None
     path = db or default_path()
     addresses = served_addresses(host)
     try:
@@ -97,7 +112,7 @@ def _serve(port: int, host: str, token: str | None, no_browser: bool, db: Path |
     # through them all while a move waits (tens of milliseconds on this project's machine).
     gc.collect()
     gc.freeze()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     for line, drawing in announcement(host, addresses, sock.getsockname()[1], token, str(path)):
         # a QR code is drawn light on dark whatever the terminal's colours (plain when piped)
         click.echo(click.style(line, fg="bright_white", bg="black") if drawing else line)
@@ -107,6 +122,7 @@ def _serve(port: int, host: str, token: str | None, no_browser: bool, db: Path |
         server.run(sockets=[sock])
     finally:
         app.state.assistance.close()  # the solver's worker goes with the server
+    return server.stopped_by
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
