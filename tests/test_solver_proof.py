@@ -136,9 +136,9 @@ def test_a_path_kept_by_its_anchors_walks_as_one_kept_whole(number: int, monkeyp
     remade: list[int] = []
     remake = DepthFirst._remake_block
 
-    def counted_remake(search: DepthFirst[object, object, object]) -> None:
+    def counted_remake(search: DepthFirst[object, object, object], resume: int) -> None:
         remade.append(search.depth)
-        remake(search)
+        remake(search, resume)
 
     monkeypatch.setattr(DepthFirst, "_remake_block", counted_remake)
     walks = []

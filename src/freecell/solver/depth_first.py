@@ -81,7 +81,6 @@ class DepthFirst(Generic[S, M, T]):
         # their states, their moves and the index of the next move to try.
         self.chosen = array("I", [0])
         self.anchors: list[S] = [start]
-        self.resume = 0  # the next move to try at the top, once its block is made again
         self.states: list[S] = [start]
         self.listed: list[Sequence[M]] = [problem.moves(start)]
         self.next: list[int] = [0]
@@ -113,8 +112,6 @@ class DepthFirst(Generic[S, M, T]):
         if cap is not None:
             stop_at = cap if stop_at is None else min(stop_at, cap)
         while chosen:
-            if not states:
-                self._remake_block()
             state, moves_here, index = states[-1], listed[-1], nexts[-1]
             child = None
             while index < len(moves_here):
@@ -135,7 +132,7 @@ class DepthFirst(Generic[S, M, T]):
                 if nexts:
                     nexts[-1] = returned_by + 1
                 elif chosen:
-                    self.resume = returned_by + 1  # for the block made again below
+                    self._remake_block(returned_by + 1)
                 # Long stretches back up past positions whose children were all seen:
                 # the clock is read there too.
                 backed += 1
@@ -143,8 +140,7 @@ class DepthFirst(Generic[S, M, T]):
                     if not self._spill_instead(budget):
                         self.expanded += expanded
                         return SearchRun(Outcome.LIMIT)
-                    seen, spilled = self.seen, self.spilled
-                    seen_add = seen.add
+                    spilled = self.spilled
                 continue
             nexts[-1] = index + 1
             seen_add(key)
@@ -161,15 +157,14 @@ class DepthFirst(Generic[S, M, T]):
                 del states[:_BLOCK], listed[:_BLOCK], nexts[:_BLOCK]
             expanded += 1
             budget.expanded += 1
-            if expanded % CHECK_EVERY == 0 and self.spill and self._spill_now(budget, expanded):
-                seen, spilled = self.seen, self.spilled
-                seen_add = seen.add
-            if expanded % CHECK_EVERY == 0 and budget.exhausted(len(seen)):
-                if not self._spill_instead(budget):
-                    self.expanded += expanded
-                    return SearchRun(Outcome.LIMIT)
-                seen, spilled = self.seen, self.spilled
-                seen_add = seen.add
+            if expanded % CHECK_EVERY == 0:
+                if self.spill and self._spill_now(budget, expanded):
+                    spilled = self.spilled
+                if budget.exhausted(len(seen)):
+                    if not self._spill_instead(budget):
+                        self.expanded += expanded
+                        return SearchRun(Outcome.LIMIT)
+                    spilled = self.spilled
             if expanded == stop_at:
                 self.expanded += expanded
                 return SearchRun(Outcome.LIMIT)
@@ -179,9 +174,10 @@ class DepthFirst(Generic[S, M, T]):
         self.close()
         return self.ended
 
-    def _remake_block(self) -> None:
+    def _remake_block(self, resume: int) -> None:
         """Make the block that holds the top level whole again, from its anchor,
-        replaying the moves chosen; the top one goes on from ``resume``."""
+        replaying the moves chosen; the top one goes on from its move ``resume``. (The
+        levels below learn theirs when the search backs up to them.)"""
         problem, chosen = self.problem, self.chosen
         top = len(chosen) - 1
         low = top - top % _BLOCK
@@ -189,11 +185,10 @@ class DepthFirst(Generic[S, M, T]):
         for level in range(low, top + 1):
             if level > low:
                 state = problem.play(state, self.listed[-1][chosen[level]])[0]
-                self.next[-1] = chosen[level] + 1
             self.states.append(state)
             self.listed.append(problem.moves(state))
             self.next.append(0)
-        self.next[-1] = self.resume
+        self.next[-1] = resume
 
     def _path(self) -> tuple[T, ...]:
         """What each move of the path from the start to the top did, played again."""
@@ -205,26 +200,20 @@ class DepthFirst(Generic[S, M, T]):
         return tuple(path)
 
     def _spill_now(self, budget: Budget, expanded: int) -> bool:
-        """Move the keys in memory to disk if it is time; whether it was."""
-        if self.keep is None:
-            if self.spill_at is not None:
-                if len(self.seen) < self.spill_at:
-                    return False
-            elif (
-                expanded % _SPILL_EVERY
-                or len(self.seen) < _LEAST_SPILLED
-                or not budget.memory_short(len(self.seen), reserve=_SPILL_RESERVE)
-            ):
-                return False
-        elif len(self.seen) < self.keep and not (
-            # The memory freed by a spill is not always given back to the OS, nor
-            # reused: the process may near its limit again before ``keep`` keys gather.
-            expanded % _SPILL_EVERY == 0
-            and len(self.seen) >= _LEAST_SPILLED
-            and budget.memory_short(len(self.seen), reserve=_SPILL_RESERVE)
-        ):
-            return False
-        return self._move_keys_to_disk()
+        """Move the keys in memory to disk if it is time; whether it was. The first time
+        is at ``spill_at`` keys or when the memory runs short; after that, once ``keep``
+        keys have gathered again, or when the memory runs short again (what a spill frees
+        is not always given back to the OS, nor reused)."""
+        gathered = len(self.seen)
+        if self.keep is None and self.spill_at is not None:
+            due = gathered >= self.spill_at
+        else:
+            due = (self.keep is not None and gathered >= self.keep) or (
+                expanded % _SPILL_EVERY == 0
+                and gathered >= _LEAST_SPILLED
+                and budget.memory_short(gathered, reserve=_SPILL_RESERVE)
+            )
+        return due and self._move_keys_to_disk()
 
     def _spill_instead(self, budget: Budget) -> bool:
         """The budget is spent: if only for memory, and this search may spill keys worth
@@ -248,7 +237,7 @@ class DepthFirst(Generic[S, M, T]):
             self.keep = len(self.seen) // 2
         self.spilled.add_all(self.seen)
         self.keys_spilled += len(self.seen)
-        self.seen = set()
+        self.seen.clear()  # the same set: the search holds it
         return True
 
     def close(self) -> None:
