@@ -21,7 +21,7 @@ from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal
 from freecell.solver.board import HOME, FreeCellProblem
 from freecell.solver.search import BestFirst, Budget, Outcome
-from freecell.solver.solving import PORTFOLIO, RESTARTS, SLICE
+from freecell.solver.solving import FEW_CELLS_FINAL, PORTFOLIO, RESTARTS, SLICE
 from freecell.solver.transcript import write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
@@ -295,3 +295,29 @@ def test_a_deal_won_by_a_restart_is_solved_with_moves_that_replay() -> None:
     assert result.status is SolveStatus.SOLVED
     assert result.expanded < sum(s.cap or 0 for s in PORTFOLIO) + 2 * SLICE + sum(s.cap or 0 for s in RESTARTS[:2])
     assert_wins(Deal(STANDARD, 17227).position(), STANDARD, result.moves)
+
+
+# --- few cells ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "number"), [("app", 15035), ("standard", 15035), ("app", 19588)])
+def test_with_two_cells_the_last_search_runs_alone_and_wins(
+    name: str, number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two cells, after the portfolio only FEW_CELLS_FINAL runs (no restart takes
+    turns with it) and it wins these deals within 20,000 positions (FINAL and its
+    restarts needed 175,000 to over 300,000); the moves replay to a win."""
+    rules = find_rules(name, cells=2)
+    begun: list[int] = []
+    original = BestFirst.__init__
+
+    def counting(self: BestFirst[object, object, object], *args: object, **kwargs: object) -> None:
+        begun.append(int(kwargs.get("path_weight", -1)))  # type: ignore[call-overload]
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(BestFirst, "__init__", counting)
+    result = solve(Deal(rules, number).position(), rules, limit=SearchLimit(positions=20_000))
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(Deal(rules, number).position(), rules, result.moves)
+    assert len(begun) == len(PORTFOLIO) + 1
+    assert begun[-1] == FEW_CELLS_FINAL.path_weight

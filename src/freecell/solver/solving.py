@@ -30,8 +30,10 @@ Under every ruleset, past half the memory limit the last search gives way to a p
 over the same problem that goes depth first (:mod:`~freecell.solver.depth_first`),
 keeping only keys, and near the limit with its keys on disk.
 
-With one cell or none, most deals are lost, and only the portfolio's first search runs
-before the last search and its restarts. The positions a proof saw are all lost: they
+With one or two cells the last search weighs cells more and its path more, and runs
+alone: there the restarts won nothing it did not (see :data:`FEW_CELLS_FINAL`). With
+one cell or none, most deals are lost, and only the portfolio's first search runs
+before the last search. The positions a proof saw are all lost: they
 are kept (see :data:`_LOST`), and a later solve that starts from one of them ends at
 once.
 
@@ -132,6 +134,17 @@ PORTFOLIO: Final = (
     Strategy(_FEW_CELLS, 8, 900, eager=True, whole_runs=True),  # it wins 12795
 )
 FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
+# With one or two cells, FINAL weighs a card in a cell more and the path more (closer to
+# A*), and no restart takes turns with it. Cells are scarcer there, and the restarts
+# (eager, over the fast problem) won none of the 21 slow deals of the app with 2 cells
+# that were won (seed-7 sample): FINAL won them all. On the slow deals (over 0.25 s) of
+# the seed-7 and seed-13 samples of 200, in-play limit, each pair run side by side:
+# app 1 cell (72 deals), unknown 19 -> 15, CPU sum 101.8 -> 84.3 s, median 0.96 ->
+# 0.55 s; app 2 cells (77), unknown 7 -> 5, sum 62.7 -> 49.0 s; standard 2 cells (36,
+# seed 7), unknown 3 -> 2, sum 32.0 -> 22.2 s (restarts kept in that run). Path weights
+# 16 and 24 and cell weights 50 and 60 did no better.
+FEW_CELLS_FINAL: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 20, None)
+FEW_CELLS: Final = 2
 # After the portfolio (see _decide()): FINAL in slices, each followed by a restart.
 # The noisy ones take turns among three weightings. On 52 deals of 1-32000 that were slow
 # before: no restarts 21.7 s CPU in all and 4 deals over 1 s; six restarts of 2,000
@@ -284,7 +297,11 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             _remember_lost(lost, quick.search)
             break
     if steps is None and status is not SolveStatus.UNSOLVABLE:
-        steps, status = _decide(begin, budget, scale, lost, takes_back=rules.takes_back)
+        few = rules.cells <= FEW_CELLS
+        steps, status = _decide(
+            begin, budget, scale, lost, takes_back=rules.takes_back,
+            final=FEW_CELLS_FINAL if few else FINAL, restarts=() if few else RESTARTS,
+        )
 
     moves: list[str] = []
     if steps is not None:
@@ -331,11 +348,19 @@ def _shorter(
 
 
 def _decide(
-    begin: Callable[..., _Search], budget: Budget, scale: int, lost: set[bytes], *, takes_back: bool
+    begin: Callable[..., _Search],
+    budget: Budget,
+    scale: int,
+    lost: set[bytes],
+    *,
+    takes_back: bool,
+    final: Strategy,
+    restarts: tuple[Strategy, ...],
 ) -> tuple[list[Step] | None, SolveStatus]:
-    """After the portfolio: FINAL, the search that runs to its end (which alone can
-    prove a loss), taking turns slice by slice with the :data:`RESTARTS` (capped
-    searches that never claim a loss) until those are spent. A deal lost in a small
+    """After the portfolio: ``final`` (:data:`FINAL`, or :data:`FEW_CELLS_FINAL`), the
+    search that runs to its end (which alone can prove a loss), taking turns slice by
+    slice with the ``restarts`` (:data:`RESTARTS`: capped searches that never claim a
+    loss; none with few cells) until those are spent. A deal lost in a small
     proof is decided within a slice or two; a deal where the heuristic leads into a long
     dead end is most often won by a restart.
 
@@ -345,26 +370,26 @@ def _decide(
     keeping only keys, and near the limit spills them to disk (app 2 cells, deal 140,
     took 2.38 GB best first): a proof goes on where best first would stop for memory.
     """
-    final = begin(FINAL, complete=takes_back)
-    restarts = list(RESTARTS)
+    ending = begin(final, complete=takes_back)
+    waiting = list(restarts)
     while not budget.exhausted(0):
         # A slice at a time while restarts are left, each followed by one restart: a
         # loss proven in a few slices pays for as many restarts only. Under a memory
         # limit, best first runs in slices to the end too, to give way in time.
-        depth_first = isinstance(final.search, DepthFirst)
-        sliced = restarts or (not depth_first and budget.memory is not None)
-        run = final.search.run(budget, SLICE * scale if sliced else None)
+        depth_first = isinstance(ending.search, DepthFirst)
+        sliced = waiting or (not depth_first and budget.memory is not None)
+        run = ending.search.run(budget, SLICE * scale if sliced else None)
         if run.outcome is Outcome.FOUND:
-            return _winning_steps(final.problem, final.first, run), SolveStatus.SOLVED
+            return _winning_steps(ending.problem, ending.first, run), SolveStatus.SOLVED
         if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
-            _remember_lost(lost, final.search)
+            _remember_lost(lost, ending.search)
             return None, SolveStatus.UNSOLVABLE
         if not depth_first and budget.memory_short(0, reserve=(budget.memory or 0) // 2):
-            del final, run  # its memory goes to the proof
-            final = begin(FINAL, complete=takes_back, depth_first=True)
-            restarts.clear()
-        elif restarts:
-            strategy = restarts.pop(0)
+            del ending, run  # its memory goes to the proof
+            ending = begin(final, complete=takes_back, depth_first=True)
+            waiting.clear()
+        elif waiting:
+            strategy = waiting.pop(0)
             restart = begin(strategy)
             run = restart.search.run(budget, (strategy.cap or 0) * scale)
             if run.outcome is Outcome.FOUND:
