@@ -21,7 +21,7 @@ from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal
 from freecell.solver.board import HOME, FreeCellProblem
 from freecell.solver.search import BestFirst, Budget, Outcome
-from freecell.solver.solving import FEW_CELLS_FINAL, PORTFOLIO, RESTARTS, SLICE
+from freecell.solver.solving import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL
 from freecell.solver.transcript import write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
@@ -300,14 +300,8 @@ def test_a_deal_won_by_a_restart_is_solved_with_moves_that_replay() -> None:
 # --- few cells ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "number"), [("app", 15035), ("standard", 15035), ("app", 19588)])
-def test_with_two_cells_the_last_search_runs_alone_and_wins(
-    name: str, number: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With two cells, after the portfolio only FEW_CELLS_FINAL runs (no restart takes
-    turns with it) and it wins these deals within 20,000 positions (FINAL and its
-    restarts needed 175,000 to over 300,000); the moves replay to a win."""
-    rules = find_rules(name, cells=2)
+def count_searches_begun(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The path weight of each best-first search begun from now on, in order."""
     begun: list[int] = []
     original = BestFirst.__init__
 
@@ -316,8 +310,31 @@ def test_with_two_cells_the_last_search_runs_alone_and_wins(
         original(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(BestFirst, "__init__", counting)
+    return begun
+
+
+@pytest.mark.parametrize(("name", "number"), [("app", 15035), ("standard", 15035), ("app", 19588)])
+def test_with_two_cells_the_last_search_runs_alone_and_wins(
+    name: str, number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two cells, after the portfolio only TIGHT_FINAL runs (no restart takes
+    turns with it) and it wins these deals within 20,000 positions (FINAL and its
+    restarts needed 175,000 to over 300,000); the moves replay to a win."""
+    rules = find_rules(name, cells=2)
+    begun = count_searches_begun(monkeypatch)
     result = solve(Deal(rules, number).position(), rules, limit=SearchLimit(positions=20_000))
     assert result.status is SolveStatus.SOLVED
     assert_wins(Deal(rules, number).position(), rules, result.moves)
     assert len(begun) == len(PORTFOLIO) + 1
-    assert begun[-1] == FEW_CELLS_FINAL.path_weight
+    assert begun[-1] == TIGHT_FINAL.path_weight
+
+
+def test_in_bakers_game_a_loss_is_proven_without_restarts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Baker's Game deal 20358 is lost: the portfolio, then TIGHT_FINAL alone, prove it
+    (about 26,000 positions; with the restarts taking turns, 38,000)."""
+    rules = find_rules("bakers-game")
+    begun = count_searches_begun(monkeypatch)
+    result = solve_deal(Deal(rules, 20358), limit=SearchLimit(positions=30_000))
+    assert result.status is SolveStatus.UNSOLVABLE
+    assert len(begun) == len(PORTFOLIO) + 1
+    assert begun[-1] == TIGHT_FINAL.path_weight

@@ -30,8 +30,9 @@ Under every ruleset, past half the memory limit the last search gives way to a p
 over the same problem that goes depth first (:mod:`~freecell.solver.depth_first`),
 keeping only keys, and near the limit with its keys on disk.
 
-With one or two cells the last search weighs cells more and its path more, and runs
-alone: there the restarts won nothing it did not (see :data:`FEW_CELLS_FINAL`). With
+With one or two cells, and in Baker's Game, the last search weighs cells more and its
+path more, and runs alone: there the restarts won nothing it did not (see
+:data:`TIGHT_FINAL`). With
 one cell or none, most deals are lost, and only the portfolio's first search runs
 before the last search. The positions a proof saw are all lost: they
 are kept (see :data:`_LOST`), and a later solve that starts from one of them ends at
@@ -55,7 +56,7 @@ from typing import Final
 
 from freecell.deals import Deal
 from freecell.position import Position
-from freecell.rules import Rules
+from freecell.rules import Building, Rules
 from freecell.solver.beam import Beam, beam_search
 from freecell.solver.board import HOME, FreeCellProblem, State, Step, Steps, Weights
 from freecell.solver.depth_first import DepthFirst
@@ -134,17 +135,19 @@ PORTFOLIO: Final = (
     Strategy(_FEW_CELLS, 8, 900, eager=True, whole_runs=True),  # it wins 12795
 )
 FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
-# With one or two cells, FINAL weighs a card in a cell more and the path more (closer to
-# A*), and no restart takes turns with it. Cells are scarcer there, and the restarts
-# (eager, over the fast problem) won none of the 21 slow deals of the app with 2 cells
-# that were won (seed-7 sample): FINAL won them all. On the slow deals (over 0.25 s) of
-# the seed-7 and seed-13 samples of 200, in-play limit, each pair run side by side:
-# app 1 cell (72 deals), unknown 19 -> 15, CPU sum 101.8 -> 84.3 s, median 0.96 ->
-# 0.55 s; app 2 cells (77), unknown 7 -> 5, sum 62.7 -> 49.0 s; standard 2 cells (36,
-# seed 7), unknown 3 -> 2, sum 32.0 -> 22.2 s (restarts kept in that run). Path weights
-# 16 and 24 and cell weights 50 and 60 did no better.
-FEW_CELLS_FINAL: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 20, None)
-FEW_CELLS: Final = 2
+# In a tight game (one or two cells, or Baker's Game: see _tight()), FINAL weighs a card
+# in a cell more and the path more (closer to A*), and no restart takes turns with it.
+# Cells are scarcer there, many deals are lost, and the restarts (eager, over the fast
+# problem) won none of the 21 slow deals of the app with 2 cells that were won (seed-7
+# sample): FINAL won them all. On the slow deals (over 0.25 s) of the seed-7 and seed-13
+# samples of 200, in-play limit, each pair run side by side: app 1 cell (72 deals),
+# unknown 19 -> 15, CPU sum 101.8 -> 84.3 s, median 0.96 -> 0.55 s; app 2 cells (77),
+# unknown 7 -> 5, sum 62.7 -> 49.0 s; standard 2 cells (36, seed 7), unknown 3 -> 2, sum
+# 32.0 -> 22.2 s. Path weights 16 and 24 and cell weights 50 and 60 did no better.
+# Baker's Game, seed-7 sample of 200 (same verdicts): CPU p90 608 -> 323 ms, p99 1179 ->
+# 658 ms, sum 39.0 -> 23.3 s. Not Double FreeCell (100 deals: 3 left unknown, none
+# before) nor Eight Off (no change).
+TIGHT_FINAL: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 20, None)
 # After the portfolio (see _decide()): FINAL in slices, each followed by a restart.
 # The noisy ones take turns among three weightings. On 52 deals of 1-32000 that were slow
 # before: no restarts 21.7 s CPU in all and 4 deals over 1 s; six restarts of 2,000
@@ -297,10 +300,10 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             _remember_lost(lost, quick.search)
             break
     if steps is None and status is not SolveStatus.UNSOLVABLE:
-        few = rules.cells <= FEW_CELLS
+        tight = _tight(rules)
         steps, status = _decide(
             begin, budget, scale, lost, takes_back=rules.takes_back,
-            final=FEW_CELLS_FINAL if few else FINAL, restarts=() if few else RESTARTS,
+            final=TIGHT_FINAL if tight else FINAL, restarts=() if tight else RESTARTS,
         )
 
     moves: list[str] = []
@@ -347,6 +350,13 @@ def _shorter(
     return shorten(position, rules, best)
 
 
+def _tight(rules: Rules) -> bool:
+    """Whether ``rules`` make a tight game, where many deals are lost and FINAL runs
+    alone (see :data:`TIGHT_FINAL`): one or two cells, or same-suit building with four
+    cells or fewer (Baker's Game)."""
+    return rules.cells <= 2 or (rules.building is Building.SAME_SUIT and rules.cells <= 4)
+
+
 def _decide(
     begin: Callable[..., _Search],
     budget: Budget,
@@ -357,10 +367,10 @@ def _decide(
     final: Strategy,
     restarts: tuple[Strategy, ...],
 ) -> tuple[list[Step] | None, SolveStatus]:
-    """After the portfolio: ``final`` (:data:`FINAL`, or :data:`FEW_CELLS_FINAL`), the
+    """After the portfolio: ``final`` (:data:`FINAL`, or :data:`TIGHT_FINAL`), the
     search that runs to its end (which alone can prove a loss), taking turns slice by
     slice with the ``restarts`` (:data:`RESTARTS`: capped searches that never claim a
-    loss; none with few cells) until those are spent. A deal lost in a small
+    loss; none in a tight game) until those are spent. A deal lost in a small
     proof is decided within a slice or two; a deal where the heuristic leads into a long
     dead end is most often won by a restart.
 
