@@ -32,11 +32,10 @@ keeping only keys, and near the limit with its keys on disk.
 
 With one or two cells, and in Baker's Game, the last search weighs cells more and its
 path more, and runs alone: there the restarts won nothing it did not (see
-:data:`TIGHT_FINAL`). With
-one cell or none, most deals are lost, and only the portfolio's first search runs
-before the last search. The positions a proof saw are all lost: they
-are kept (see :data:`_LOST`), and a later solve that starts from one of them ends at
-once.
+:data:`TIGHT_FINAL`). With one cell or none, most deals are lost, and only the
+portfolio's first search runs before the last search. The positions a proof saw are
+all lost: they are kept (see :data:`_LOST`), and a later solve that starts from one of
+them ends at once.
 
 With ``short``, beam searches (see :mod:`~freecell.solver.beam`) run after the first win,
 each bounded by the best length so far, and
