@@ -297,7 +297,7 @@ def test_a_deal_won_by_a_restart_is_solved_with_moves_that_replay() -> None:
     assert_wins(Deal(STANDARD, 17227).position(), STANDARD, result.moves)
 
 
-# --- few cells ------------------------------------------------------------------------------
+# --- tight games: few cells, Baker's Game ---------------------------------------------------
 
 
 def count_searches_begun(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -139,10 +139,12 @@ FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
 # Cells are scarcer there, many deals are lost, and the restarts (eager, over the fast
 # problem) won none of the 21 slow deals of the app with 2 cells that were won (seed-7
 # sample): FINAL won them all. On the slow deals (over 0.25 s) of the seed-7 and seed-13
-# samples of 200, in-play limit, each pair run side by side: app 1 cell (72 deals),
+# samples of 200, in-play limit: app 1 cell (72 deals, the two run side by side),
 # unknown 19 -> 15, CPU sum 101.8 -> 84.3 s, median 0.96 -> 0.55 s; app 2 cells (77),
-# unknown 7 -> 5, sum 62.7 -> 49.0 s; standard 2 cells (36, seed 7), unknown 3 -> 2, sum
-# 32.0 -> 22.2 s. Path weights 16 and 24 and cell weights 50 and 60 did no better.
+# unknown 7 -> 5, sum 62.7 -> 49.0 s; standard 2 cells (36, seed 7, these weights with
+# the restarts still on), unknown 3 -> 2, sum 32.0 -> 22.2 s. Path weights 16 and 24 and
+# cell weights 50 and 60 did no better. Held out (seed 41, side by side), see
+# bench/fewcells.py: app 2 cells decided 95.5 -> 97.5%, CPU p90 1141 -> 797 ms.
 # Baker's Game, seed-7 sample of 200 (same verdicts): CPU p90 608 -> 323 ms, p99 1179 ->
 # 658 ms, sum 39.0 -> 23.3 s. Not Double FreeCell (100 deals: 3 left unknown, none
 # before) nor Eight Off (no change).
