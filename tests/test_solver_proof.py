@@ -10,7 +10,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.test_solver import _small_rules, board, draw_small_table, winnable
+from tests.test_solver import _small_rules, board, deal_out, draw_small_table, winnable
 
 from freecell import Deal, find_rules
 from freecell.position import Position
@@ -61,13 +61,7 @@ def one_way_end_games(draw: st.DrawFn) -> tuple[Position, Rules]:
         for suit, height in enumerate(foundations)
         for rank in range(height, min(13, height + draw(st.integers(1, 4))))
     ]
-    cards = draw(st.permutations(cards))
-    in_cells = draw(st.integers(0, min(rules.cells, len(cards))))
-    cells = tuple(cards[:in_cells]) + (None,) * (rules.cells - in_cells)
-    columns: list[list[int]] = [[] for _ in range(rules.columns)]
-    for card in cards[in_cells:]:
-        columns[draw(st.integers(0, rules.columns - 1))].append(card)
-    return Position(tuple(tuple(column) for column in columns), cells, tuple(foundations)), rules
+    return deal_out(draw, rules, cards, foundations), rules
 
 
 # 500 examples: fewer let a rule that waits for the black r - 3s, not r - 2s, pass.
