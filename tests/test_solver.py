@@ -238,13 +238,18 @@ def draw_small_table(draw: st.DrawFn, names: list[str], *, lowest_home: int) -> 
         foundations.append(height)
         top = min(13, height + draw(st.integers(0, 3)))
         cards += [(rank - 1) * 4 + suit for rank in range(height + 1, top + 1)]
+    return deal_out(draw, rules, cards, foundations), rules
+
+
+def deal_out(draw: st.DrawFn, rules: Rules, cards: list[int], foundations: list[int]) -> Position:
+    """``cards`` shuffled, some into the cells and the rest into the columns."""
     cards = draw(st.permutations(cards))
     in_cells = draw(st.integers(0, min(rules.cells, len(cards))))
     cells = tuple(cards[:in_cells]) + (None,) * (rules.cells - in_cells)
     columns: list[list[int]] = [[] for _ in range(rules.columns)]
     for card in cards[in_cells:]:
         columns[draw(st.integers(0, rules.columns - 1))].append(card)
-    return Position(tuple(tuple(column) for column in columns), cells, tuple(foundations)), rules
+    return Position(tuple(tuple(column) for column in columns), cells, tuple(foundations))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,6 +1,7 @@
-"""Proofs under take-back rules: the cards that never need to come back, checked against
-a brute force over the public rules engine (``Position.legal_moves``, take-backs
-included), which shares no code with the solver's problem."""
+"""Proofs: the cards a proof sends home by itself (under take-back rules, the cards that
+never need to come back), checked against a brute force over the public rules engine
+(``Position.legal_moves``, take-backs included), which shares no code with the solver's
+problem."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.test_solver import _small_rules, board, draw_small_table, winnable
+from tests.test_solver import _small_rules, board, deal_out, draw_small_table, winnable
 
 from freecell import Deal, find_rules
 from freecell.position import Position
@@ -43,6 +44,66 @@ def test_the_exhaustive_problem_wins_exactly_where_brute_force_does(table: tuple
     legal move, take-backs included, does: its reductions lose no win."""
     start, rules = table
     assert (_proof(start, rules) is Outcome.FOUND) == winnable(start, rules)
+
+
+@st.composite
+def one_way_end_games(draw: st.DrawFn) -> tuple[Position, Rules]:
+    """A small table where foundation cards never come back, building in alternate
+    colours, the piles within a rank or two of each other and the next few cards of
+    each suit in play: where a card may go home safely before every card that could lie
+    on it has (see :mod:`freecell.solver.board`)."""
+    name = draw(st.sampled_from(["standard", "strict", "supermove"]))
+    rules = _small_rules(name, columns=draw(st.integers(2, 4)), cells=draw(st.integers(0, 1)))
+    base = draw(st.integers(0, 9))
+    foundations = [base + draw(st.integers(0, 2)) for _ in range(4)]
+    cards = [
+        rank * 4 + suit
+        for suit, height in enumerate(foundations)
+        for rank in range(height, min(13, height + draw(st.integers(1, 4))))
+    ]
+    return deal_out(draw, rules, cards, foundations), rules
+
+
+# 500 examples: fewer let a rule that waits for the black r - 3s, not r - 2s, pass.
+@settings(max_examples=500, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(one_way_end_games())
+def test_cards_sent_home_once_those_that_could_lie_on_them_could_go_home_lose_no_win(
+    table: tuple[Position, Rules],
+) -> None:
+    start, rules = table
+    assert (_proof(start, rules) is Outcome.FOUND) == winnable(start, rules)
+
+
+@pytest.mark.parametrize(
+    ("foundations", "safe"),
+    [
+        # Piles C D H S. The 5H: both black piles hold 3 (each black 4 may go home when it
+        # moves) and the diamonds 2 (the 3D may too).
+        ((3, 2, 4, 3), True),
+        ((4, 0, 4, 4), True),  # both black 4s home: nothing could lie on it
+        ((3, 1, 4, 3), False),  # the 3D could not go home, and may need a black 4
+        ((2, 2, 4, 3), False),  # nor could the 3C, which may need the 5H
+    ],
+)
+def test_a_card_goes_home_safely_when_what_could_lie_on_it_could_go_home(
+    foundations: tuple[int, ...], safe: bool
+) -> None:
+    five_of_hearts = 4 * 4 + 2
+    for name in ("standard", "strict", "supermove"):
+        ready, sent = FreeCellProblem(find_rules(name), complete=False)._homeward(bytes(foundations))
+        assert five_of_hearts in ready
+        assert (five_of_hearts in sent) is safe
+
+
+def test_the_rule_of_what_could_go_home_is_kept_to_one_deck_and_one_way_foundations() -> None:
+    """Under take-back rules a proof keeps to the settled cards, and two decks to the rule
+    of the cards one rank lower: there the 5H waits for the black 4s."""
+    five_of_hearts = 4 * 4 + 2
+    app = FreeCellProblem(find_rules("app"), complete=True)
+    assert five_of_hearts not in app._homeward(bytes((3, 2, 4, 3)))[1]
+    double = FreeCellProblem(find_rules("double"), complete=False)
+    assert five_of_hearts not in double._homeward(bytes((3, 2, 4, 3)) * 2)[1]
+    assert five_of_hearts in double._homeward(bytes((4, 2, 4, 4)) * 2)[1]
 
 
 def test_the_settled_cards_of_a_pile_are_those_no_win_needs_back() -> None:
