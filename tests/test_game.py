@@ -241,6 +241,20 @@ def test_automatic_moves_are_a_rule_parameter() -> None:
     assert not is_safe_home(position, parse_card("3H"), safe)  # cannot go home at all
 
 
+def test_with_two_decks_a_card_is_safe_home_only_once_the_other_copy_has_a_pile_too() -> None:
+    """Double FreeCell, hearts piles at 4 and 2: the 5H over the 3H must take the pile at
+    4, so the other 5H is not safe to send there; once both piles hold the 4H it is."""
+    rules = find_rules("double")
+    hearts = [(rank - 1) * 4 + 2 for rank in range(14)]
+    foundations = [13] * 8
+    foundations[2], foundations[6] = 4, 2
+    columns = ((hearts[4], hearts[5]), (hearts[3], hearts[5])) + ((),) * 8
+    position = Position(columns, (None,) * 6, tuple(foundations))
+    assert not is_safe_home(position, hearts[5], rules)
+    foundations[6] = 4
+    assert is_safe_home(Position(columns, (None,) * 6, tuple(foundations)), hearts[5], rules)
+
+
 def test_a_player_may_send_safe_cards_home_where_the_rules_move_nothing() -> None:
     board = "Foundations: C-1\n: AH 4D\n: 2H\n: 9S\n"
     game = _game(board, STANDARD)

@@ -10,7 +10,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.test_solver import _small_rules, board, deal_out, draw_small_table, winnable
+from tests.test_solver import _small_rules, assert_wins, board, deal_out, draw_small_table, winnable
 
 from freecell import Deal, find_rules
 from freecell.position import Position
@@ -50,16 +50,17 @@ def test_the_exhaustive_problem_wins_exactly_where_brute_force_does(table: tuple
 def one_way_end_games(draw: st.DrawFn) -> tuple[Position, Rules]:
     """A small table where foundation cards never come back, building in alternate
     colours, the piles within a rank or two of each other and the next few cards of
-    each suit in play: where a card may go home safely before every card that could lie
-    on it has (see :mod:`freecell.solver.board`)."""
-    name = draw(st.sampled_from(["standard", "strict", "supermove"]))
+    each pile in play: where a card may go home safely before every card that could lie
+    on it has (see :mod:`freecell.solver.board`), and with two decks, where the two
+    copies of a card may want the same pile."""
+    name = draw(st.sampled_from(["standard", "strict", "supermove", "double"]))
     rules = _small_rules(name, columns=draw(st.integers(2, 4)), cells=draw(st.integers(0, 1)))
     base = draw(st.integers(0, 9))
-    foundations = [base + draw(st.integers(0, 2)) for _ in range(4)]
+    foundations = [base + draw(st.integers(0, 2)) for _ in range(rules.foundation_count)]
     cards = [
-        rank * 4 + suit
-        for suit, height in enumerate(foundations)
-        for rank in range(height, min(13, height + draw(st.integers(1, 4))))
+        rank * 4 + (pile & 3)
+        for pile, height in enumerate(foundations)
+        for rank in range(height, min(13, height + draw(st.integers(1, 5 - rules.decks))))
     ]
     return deal_out(draw, rules, cards, foundations), rules
 
@@ -95,15 +96,37 @@ def test_a_card_goes_home_safely_when_what_could_lie_on_it_could_go_home(
         assert (five_of_hearts in sent) is safe
 
 
-def test_the_rule_of_what_could_go_home_is_kept_to_one_deck_and_one_way_foundations() -> None:
-    """Under take-back rules a proof keeps to the settled cards, and two decks to the rule
-    of the cards one rank lower: there the 5H waits for the black 4s."""
+def test_under_take_back_rules_a_proof_keeps_to_the_settled_cards() -> None:
     five_of_hearts = 4 * 4 + 2
     app = FreeCellProblem(find_rules("app"), complete=True)
     assert five_of_hearts not in app._homeward(bytes((3, 2, 4, 3)))[1]
+
+
+def test_with_two_decks_a_card_waits_until_the_other_copy_has_a_pile_too() -> None:
+    """Piles C D H S C D H S: with the second hearts pile at 2, the 5H going home would
+    take the one pile the other 5H may need."""
+    five_of_hearts = 4 * 4 + 2
     double = FreeCellProblem(find_rules("double"), complete=False)
-    assert five_of_hearts not in double._homeward(bytes((3, 2, 4, 3)) * 2)[1]
-    assert five_of_hearts in double._homeward(bytes((4, 2, 4, 4)) * 2)[1]
+    assert five_of_hearts in double._homeward(bytes((3, 2, 4, 3) * 2))[1]
+    assert five_of_hearts in double._homeward(bytes((13, 13, 4, 13) * 2))[1]
+    assert five_of_hearts not in double._homeward(bytes((13, 13, 4, 13, 13, 13, 2, 13)))[1]
+    assert five_of_hearts not in double._homeward(bytes((3, 2, 4, 3, 3, 1, 4, 3)))[1]  # a 3D may need a 4
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_with_two_decks_the_copy_that_frees_a_card_goes_home_first(order: int) -> None:
+    """The 5H over the 3H must go home first, to the one hearts pile at 4; the other 5H
+    waits for the 4H. Sending that one home first would leave the table stuck."""
+    rules = _small_rules("double", columns=2, cells=0)
+    hearts = [(rank - 1) * 4 + 2 for rank in range(14)]
+    foundations = [13] * 8
+    foundations[2], foundations[6] = 4, 2
+    columns = ((hearts[4], hearts[5]), (hearts[3], hearts[5]))[::order]
+    start = Position(columns, (), tuple(foundations))
+    assert winnable(start, rules)
+    result = solve(start, rules, limit=SearchLimit(seconds=10))
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(start, rules, result.moves)
 
 
 def test_the_settled_cards_of_a_pile_are_those_no_win_needs_back() -> None:

@@ -8,7 +8,9 @@ several actions, one per card, each undone on its own. The undo limit counts act
 cards home by themselves when its player asks for it (``auto_home``, as Microsoft
 FreeCell does): a card goes home once every card that could be placed on it in the
 tableau is home already (under alternating colours, both cards of the other colour one
-rank lower), so nothing still in play could need it as a base. See :func:`is_safe_home`.
+rank lower), so nothing still in play could need it as a base; with two decks, also both
+cards of its own suit one rank lower, so that the other copy of it never finds the pile
+it needs taken. See :func:`is_safe_home`.
 
 Scoring follows :class:`~freecell.rules.Scoring`: the score is clamped at 0 after every
 move, and undo puts back the score exactly as it was before the action.
@@ -239,18 +241,19 @@ def _cards_home(position: Position) -> frozenset[Card]:
 
 
 def is_safe_home(position: Position, card: Card, rules: Rules) -> bool:
-    """Whether ``card`` may go home without losing a win: it can go home, and every card
-    that could ever be placed on it in the tableau is home already."""
+    """Whether ``card`` may go home without losing a win: it can go home, every card
+    that could ever be placed on it in the tableau is home already, and (two decks) so
+    is every card of its suit one rank lower, so the other copy of ``card`` still finds
+    a pile ready for it."""
     if position.home_pile(card) is None:
         return False
     rank = card_rank(card)
     for pile, height in enumerate(position.foundations):
         suit = pile % 4
-        if rules.building is Building.SAME_SUIT:
-            could_cover = suit == card_suit(card)
-        else:
-            could_cover = suit_is_red(suit) != is_red(card)
-        if could_cover and height < rank - 1:
+        waits_for_pile = suit == card_suit(card) or (
+            rules.building is Building.ALTERNATE_COLOURS and suit_is_red(suit) != is_red(card)
+        )
+        if waits_for_pile and height < rank - 1:
             return False
     return True
 

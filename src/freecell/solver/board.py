@@ -38,19 +38,25 @@ out of positions proves nothing.
 A card is sent home safely when nothing in play could ever be placed on it: every
 opposite-colour card one rank lower is home (alternate colours), or every card of its
 suit one rank lower (same suit; with one deck, always true of a card that can go home).
+With two decks, both cards of its suit one rank lower must be home too: while one pile
+of its suit lags, only one pile is ready for the card's rank, and the win may need it
+for the other copy (hearts piles at 4 and 2: the 5H that lies on the 3H must go home
+to free it, and this 5H, sent first, would leave it no pile).
 
-With one deck and alternate colours, where foundation cards never come back, a card of
-rank r goes home safely also when every card that could lie on it could go home
-instead, and every card that could lie on those: both opposite-colour piles hold
-r - 2 cards (so each black r - 1, say, may go home whenever it moves) and the other
-pile of its colour r - 3 (its r - 2 may go home; its own suit's is home, and the
-opposite-colour r - 3s that could lie on those are home). From any win with the card
-in play, send it home now, and each time the win places a card on a card so sent home,
-send that card home instead (its pile, which only grows, is ready for it), and leave
-out every other move of those cards. Every other card lies where it lay and every
-other move stays legal: the cards sent home only free cells and columns, and no card
-outside them is ever placed on one of them. So the searches that prove a loss use
-it too.
+With alternate colours, where foundation cards never come back, a card of rank r goes
+home safely also when every card that could lie on it could go home instead, and
+every card that could lie on those: every opposite-colour pile holds r - 2 cards (so
+each black r - 1, say, may go home whenever it moves) and every pile of its colour
+r - 3 (each red r - 2 may go home; the opposite-colour r - 3s that could lie on those
+are home). From any win with the card in play, send it home now, and each time the
+win places a card on a card so sent home, send that card home instead (a pile of its
+suit is ready for it: its piles only grow, and all of them hold the rank below it),
+and leave out every other move of those cards. Every other card lies where it lay and
+every other move stays legal: the cards sent home only free cells and columns, no card
+outside them is ever placed on one of them, and a card the win sends home still finds
+a pile ready (every card sent home early had both cards of its suit one rank lower
+home, so the pile it took was not the only one of its rank). So the searches that
+prove a loss use it too.
 
 Under take-back rules, cards home can come back, so that is not enough. Call a set D of
 cards home *settled* when it holds, with each card, the cards under it on its pile and
@@ -227,7 +233,7 @@ class FreeCellProblem:
         self.settling = complete and rules.takes_back
         self.homeward = _homeward_known(rules.building, self.pile_count, self.settling, self.eager)
         self.settled = _settled_known(rules.building, self.pile_count)
-        self.chained = rules.building is Building.ALTERNATE_COLOURS and self.pile_count == 4
+        self.chained = rules.building is Building.ALTERNATE_COLOURS
         self._raised = self._raised_one_deck if self.pile_count == 4 else self._raised_any
 
     # --- states --------------------------------------------------------------------
@@ -324,13 +330,19 @@ class FreeCellProblem:
         play afterwards (see the module docstring)."""
         if not self.settling:
             rank = card >> 2  # the card's rank - 1
+            suit = card & 3
+            piles = range(self.pile_count)
+            if any(foundations[pile] < rank for pile in piles[suit::4]):
+                return False  # two decks: the other copy may need the pile it would take
             needs = self.safe_needs[card]
             if all(foundations[pile] >= rank for pile in needs):
                 return True
-            # One deck, alternate colours: the cards that could lie on it may all go home
-            # at once instead (see the module docstring).
-            return self.chained and all(foundations[pile] >= rank - 1 for pile in needs) and (
-                foundations[3 - (card & 3)] >= rank - 2
+            # Alternate colours: the cards that could lie on it may all go home instead
+            # (see the module docstring).
+            return (
+                self.chained
+                and all(foundations[pile] >= rank - 1 for pile in needs)
+                and all(foundations[pile] >= rank - 2 for pile in piles if pile & 3 in (suit, 3 - suit))
             )
         pile = self._home_pile(card, foundations)
         return self._settled(_bump(foundations, pile, 1))[pile] > card >> 2
