@@ -147,7 +147,9 @@ def test_double_agrees_with_fc_solve(number: int) -> None:
 
 
 @needs_fc_solve
-@pytest.mark.parametrize("number", [24297, 15377])
+# 8323 and 22299: proofs that send cards home once those that could lie on them could go
+# home instead (board.py): a depth-first proof of each sees 24-27k positions, 51-62k without.
+@pytest.mark.parametrize("number", [24297, 15377, 8323, 22299])
 def test_two_cell_losses_agree_with_fc_solve_single_card_scan(number: int) -> None:
     """A deal proven lost with 2 cells, and a position after a move from it (known lost
     at once, from the keys the proof saw), are lost for fc-solve's single-card scan too."""
