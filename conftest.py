@@ -5,6 +5,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
+from freecell.solver.native import COMPILED
+
 # tests/ on the import path, so that the browser tests (in tests/browser/) can import the
 # shared ``serving`` module too. A conftest.py in tests/ itself would clash with the one in
 # tests/browser/ when --doctest-modules collects both as modules named ``conftest``.
@@ -14,3 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent / "tests"))
 # fast each example runs.
 settings.register_profile("freecell", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("freecell")
+
+# The modules the solver may run compiled are loaded from the build, so --doctest-modules
+# would refuse their sources; they hold no doctests (tests/test_native.py checks).
+collect_ignore = [f"src/freecell/solver/{name}.py" for name in COMPILED]

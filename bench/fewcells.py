@@ -32,7 +32,7 @@ import time
 from freecell import Deal, find_rules
 from freecell.advisor import HINT_LIMIT
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, solve
+from freecell.solver import SearchLimit, native, solve
 
 # Deals the solver was tuned on, never drawn: Microsoft 1-1000 and 2001-2300 (the issue's
 # sample, with its hard deals 1, 9, 90 and 140). The samples of seeds 7 and 13 were tuned
@@ -194,7 +194,8 @@ def main() -> None:
     label = f"{rules.name} {rules.cells} cells"
     print(
         f"{label}: {len(deals)} deals ({options.deals or f'sample of {options.sample}, seed {options.seed}'}), "
-        f"limit {limit} ({options.clock} clock); load average {os.getloadavg()[0]:.1f}"
+        f"limit {limit} ({options.clock} clock); load average {os.getloadavg()[0]:.1f}; "
+        f"solver {'compiled' if native.in_use() else 'pure Python'}"
     )
     rows = []
     for number in deals:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from freecell import Deal, find_rules
 from freecell.notation import split_moves
 from freecell.rules import Building, Rules, SequenceMoves
-from freecell.solver import SearchLimit, SolveStatus, solve
+from freecell.solver import SearchLimit, SolveStatus, native, solve
 
 _STATES = re.compile(r"Total number of states checked is (\d+)")
 
@@ -152,7 +152,10 @@ def main() -> None:
     rules = find_rules(options.rules, cells=options.cells)
     deals = parse_deals(options.deals)
     limit = SearchLimit.from_text(options.limit)
-    print(f"{rules.name} ({rules.cells} cells), {len(deals)} deals ({options.deals}), limit {options.limit} per deal")
+    print(
+        f"{rules.name} ({rules.cells} cells), {len(deals)} deals ({options.deals}), limit {options.limit} per deal; "
+        f"solver {'compiled' if native.in_use() else 'pure Python'}"
+    )
 
     ours = run_ours(rules, deals, limit, short=False)
     short_rows = run_ours(rules, deals, limit, short=True) if options.short else None

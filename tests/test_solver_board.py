@@ -15,6 +15,20 @@ from freecell.solver.search import BestFirst, Budget, Outcome, SearchLimit
 from freecell.solver.transcript import verify, write_moves
 
 
+class _Recording:
+    """A problem that keeps every state whose moves are asked for (the compiled
+    problem's methods cannot be replaced on it)."""
+
+    def __init__(self, problem: FreeCellProblem) -> None:
+        self.problem = problem
+        self.states: list[State] = []
+        self.key, self.is_goal, self.play = problem.key, problem.is_goal, problem.play
+
+    def moves(self, state: State) -> list[Step]:
+        self.states.append(state)
+        return self.problem.moves(state)
+
+
 @pytest.mark.parametrize("weights", [Weights(), Weights(cell=40, shortest=25)], ids=["plain", "shortest"])
 def test_take_backs_are_rated_with_their_childs_own_heuristic(weights: Weights) -> None:
     """Take-backs are rated without making the child: over the positions a depth-first
@@ -22,18 +36,11 @@ def test_take_backs_are_rated_with_their_childs_own_heuristic(weights: Weights) 
     each take-back's rating equals the heuristic of the child it makes."""
     rules = find_rules("app", cells=1)
     problem = FreeCellProblem(rules, complete=True, weights=weights, runs=True)
-    states: list[State] = []
-    listed = problem.moves
-
-    def moves(state: State) -> list[Step]:
-        states.append(state)
-        return listed(state)
-
+    walker = _Recording(FreeCellProblem(rules, complete=True, runs=True))
     for number in (28212, 90, 617):
         start, _ = problem.initial(Deal(rules, number).position())
-        walker = FreeCellProblem(rules, complete=True, runs=True)
-        walker.moves = moves  # type: ignore[method-assign]
         DepthFirst(walker, start).run(Budget(SearchLimit(positions=3_000)))
+    states = walker.states
     take_backs = 0
     for state in states:
         for h, step, made in problem.rated_moves(state):

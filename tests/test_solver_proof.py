@@ -15,7 +15,7 @@ from tests.test_solver import _small_rules, assert_wins, board, deal_out, draw_s
 from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, depth_first, solve, solving
+from freecell.solver import SearchLimit, SolveStatus, solve, solving
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst, SpilledKeys
 from freecell.solver.search import Budget, Outcome
@@ -210,28 +210,18 @@ def test_spilled_keys_answer_exactly_through_their_filter() -> None:
 
 
 @pytest.mark.parametrize("number", [2, 3])
-def test_a_path_kept_by_its_anchors_walks_as_one_kept_whole(number: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_path_kept_by_its_anchors_walks_as_one_kept_whole(number: int) -> None:
     """App with 1 cell: with blocks of 3 levels, the path is made again from its anchors
     time and again as the search backs up; it visits the same positions in the same
     order, to the same verdict and the same win, as with every level kept whole."""
     rules = find_rules("app", cells=1)
     problem = FreeCellProblem(rules, complete=True)
     state, _ = problem.initial(Deal(rules, number).position())
-    remade: list[int] = []
-    remake = DepthFirst._remake_block
-
-    def counted_remake(search: DepthFirst[object, object, object], resume: int) -> None:
-        remade.append(search.depth)
-        remake(search, resume)
-
-    monkeypatch.setattr(DepthFirst, "_remake_block", counted_remake)
     walks = []
     for block in (10**9, 3):
-        monkeypatch.setattr(depth_first, "_BLOCK", block)
-        remade.clear()
-        search = DepthFirst(problem, state)
+        search = DepthFirst(problem, state, block=block)
         run = search.run(Budget(SearchLimit()))
-        walks.append((run.outcome, run.path, search.expanded, len(remade)))
+        walks.append((run.outcome, run.path, search.expanded, search.blocks_remade))
     assert walks[0][:3] == walks[1][:3]
     assert walks[0][3] == 0 and walks[1][3] > 0, (walks[0][3], walks[1][3])
     assert walks[0][0] is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)

@@ -282,7 +282,7 @@ class FreeCellProblem:
             ) or next(((CELL + card, HOME, 1) for card in state[1] if card in ready), None)
             if step is None:
                 raise AssertionError(f"not a goal state: {state}")
-            state, taken = self.apply(state, step)
+            state, taken = self.play(state, step)
             steps.extend(taken)
         return steps
 
@@ -393,7 +393,10 @@ class FreeCellProblem:
                     listed[index] = column
                     sent = True
             if exposed < 0:
-                for card in cells:
+                # Over the cells as they were (a card sent home makes new bytes): not
+                # over ``cells`` itself, which compiled code reads again at each turn.
+                held = cells
+                for card in held:
                     if card in safe:
                         cells = cells.replace(bytes((card,)), b"", 1)
                         foundations = raised(foundations, card)
@@ -412,7 +415,7 @@ class FreeCellProblem:
     def _raised_any(self, foundations: bytes, card: int) -> bytes:
         return _bump(foundations, self._home_pile(card, foundations), 1)
 
-    def apply(self, state: State, step: Step) -> tuple[State, Steps]:
+    def play(self, state: State, step: Step) -> tuple[State, Steps]:
         """The state after ``step`` (trusted to be legal), with the safe cards sent
         home after it; also the steps taken, ``step`` first."""
         columns, cells, foundations = state
@@ -449,8 +452,6 @@ class FreeCellProblem:
             columns, cells, foundations = self._close(columns, cells, foundations, exposed, steps)
             return (columns, cells, foundations), tuple(steps)
         return (columns, cells, foundations), (step,)
-
-    play = apply  # what the search calls it
 
     def _top_pile(self, suit: int, foundations: bytes) -> int:
         if self.pile_count == 4:
@@ -492,7 +493,7 @@ class FreeCellProblem:
         return result
 
     def moves(self, state: State) -> list[Step]:
-        """Every step from ``state`` (:meth:`apply` makes the child)."""
+        """Every step from ``state`` (:meth:`play` makes the child)."""
         columns, cells, foundations = state
         features = self.features
         free = self.cell_count - len(cells)
@@ -567,7 +568,7 @@ class FreeCellProblem:
         """Each step with its child's heuristic. A step that sends no card home changes
         one or two columns and the cells, so its child's heuristic is the parent's with
         those parts replaced, worked out without making the child. The other steps are
-        played (:meth:`apply`) to see where they lead."""
+        played (:meth:`play`) to see where they lead."""
         columns, cells, foundations = state
         values = self.values
         ready, safe = self.homeward.get(foundations) or self._homeward(foundations)
@@ -649,7 +650,7 @@ class FreeCellProblem:
                     h = base + values[onto] - values_of[target] + next_weight * (sinking - deep)
                 rated.append((won if not disorder else h, step, None))
                 continue
-            made = self.apply(state, step)
+            made = self.play(state, step)
             rated.append((won if self.is_goal(made[0]) else self.heuristic(made[0]), step, made))
         return rated
 

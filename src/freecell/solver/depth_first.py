@@ -47,6 +47,10 @@ class Walkable(Protocol[S, M, T_co]):
     def play(self, state: S, move: M) -> tuple[S, T_co]: ...
 
 
+# How many levels of the path make a block (see DepthFirst).
+_BLOCK: Final = 256
+
+
 class DepthFirst(Generic[S, M, T]):
     """Visit every state reachable from ``start``, each canonical key once, depth first,
     taking each state's moves in the order the problem lists them.
@@ -57,17 +61,26 @@ class DepthFirst(Generic[S, M, T]):
     The path can grow very deep (app 2 cells, deal 140: 900,000 positions on it after
     2.7 million seen), so it is kept compact: for each level, only which of its parent's
     moves led there. The states and their lists of moves are kept only near the top
-    (the last :data:`_BLOCK` to ``2 * _BLOCK`` levels) and every :data:`_BLOCK` levels
+    (the last ``block`` to ``2 * block`` levels) and every ``block`` levels
     (anchors); when the search backs up below what is kept, the block beneath is made
     again from its anchor (the problem's moves and plays are deterministic).
     """
 
     def __init__(
-        self, problem: Walkable[S, M, T], start: S, *, spill: bool = False, spill_at: int | None = None
+        self,
+        problem: Walkable[S, M, T],
+        start: S,
+        *,
+        spill: bool = False,
+        spill_at: int | None = None,
+        block: int = _BLOCK,
     ) -> None:
         """``spill``: spill the keys to disk near the memory limit rather than stop;
-        ``spill_at``: spill once that many keys are in memory, whatever the memory."""
+        ``spill_at``: spill once that many keys are in memory, whatever the memory;
+        ``block``: how many levels of the path make a block (the tests make it small)."""
         self.problem = problem
+        self.block = block
+        self.blocks_remade = 0
         self.start = start
         self.spill = spill or spill_at is not None
         self.spill_at = spill_at
@@ -77,7 +90,7 @@ class DepthFirst(Generic[S, M, T]):
         self.seen: set[bytes] = {problem.key(start)}
         # The path, levels 0 (the start) to depth - 1: chosen[level] is the index, in
         # its parent's moves, of the move that led to it (chosen[0] is unused);
-        # anchors[n] is the state at level n * _BLOCK. The top levels are kept whole:
+        # anchors[n] is the state at level n * block. The top levels are kept whole:
         # their states, their moves and the index of the next move to try.
         self.chosen = array("I", [0])
         self.anchors: list[S] = [start]
@@ -105,6 +118,7 @@ class DepthFirst(Generic[S, M, T]):
         key_of, is_goal, moves, play = problem.key, problem.is_goal, problem.moves, problem.play
         seen, chosen, anchors = self.seen, self.chosen, self.anchors
         states, listed, nexts = self.states, self.listed, self.next
+        block = self.block
         seen_add = seen.add
         spilled = self.spilled
         expanded = backed = 0
@@ -127,7 +141,7 @@ class DepthFirst(Generic[S, M, T]):
                 states.pop()
                 listed.pop()
                 nexts.pop()
-                if level % _BLOCK == 0:
+                if level % block == 0:
                     anchors.pop()
                 if nexts:
                     nexts[-1] = returned_by + 1
@@ -147,14 +161,14 @@ class DepthFirst(Generic[S, M, T]):
             if is_goal(child):
                 self.ended = SearchRun(Outcome.FOUND, self._path() + (via,), child)
                 break
-            if len(chosen) % _BLOCK == 0:
+            if len(chosen) % block == 0:
                 anchors.append(child)
             chosen.append(index)
             states.append(child)
             listed.append(moves(child))
             nexts.append(0)
-            if len(states) >= 2 * _BLOCK:  # keep the lower block by its anchor only
-                del states[:_BLOCK], listed[:_BLOCK], nexts[:_BLOCK]
+            if len(states) >= 2 * block:  # keep the lower block by its anchor only
+                del states[:block], listed[:block], nexts[:block]
             expanded += 1
             budget.expanded += 1
             if expanded % CHECK_EVERY == 0:
@@ -179,9 +193,10 @@ class DepthFirst(Generic[S, M, T]):
         replaying the moves chosen; the top one goes on from its move ``resume``. (The
         levels below learn theirs when the search backs up to them.)"""
         problem, chosen = self.problem, self.chosen
+        self.blocks_remade += 1
         top = len(chosen) - 1
-        low = top - top % _BLOCK
-        state = self.anchors[low // _BLOCK]
+        low = top - top % self.block
+        state = self.anchors[low // self.block]
         for level in range(low, top + 1):
             if level > low:
                 state = problem.play(state, self.listed[-1][chosen[level]])[0]
@@ -251,8 +266,6 @@ class DepthFirst(Generic[S, M, T]):
 # number of keys worth spilling, and how far below its memory limit it spills: SQLite's
 # page cache (8 MB) and room to spare.
 _SPILL_EVERY: Final = 1024
-# How many levels of the path make a block (see DepthFirst).
-_BLOCK: Final = 256
 _LEAST_SPILLED: Final = 10_000
 _SPILL_RESERVE: Final = 24_000_000
 
@@ -277,7 +290,7 @@ class SpilledKeys:
 
     def add_all(self, keys: Collection[bytes]) -> None:
         # Sorted: inserted in key order, the B-tree is written page after page.
-        self.db.executemany("INSERT OR IGNORE INTO seen VALUES (?)", ((key,) for key in sorted(keys)))
+        self.db.executemany("INSERT OR IGNORE INTO seen VALUES (?)", zip(sorted(keys)))
         self.db.commit()
         self.count += len(keys)  # none of them was here: each was looked for first
         if self.count * _BITS_PER_KEY > self.bits:

@@ -1,0 +1,95 @@
+"""Build the compiled solver (see :mod:`freecell.solver.native`): ``python -m
+freecell.solver.build_native [--if-stale]``. Needs mypyc (from mypy) and setuptools, and
+a C compiler with this Python's headers."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Final
+
+from freecell.solver import native
+
+# mypyc names the library its modules share after this group.
+_GROUP: Final = "freecell.solver.native"
+
+
+def build(directory: Path = native.COMPILED_DIR) -> Path:
+    """Compile :data:`~freecell.solver.native.COMPILED` with mypyc into ``directory``
+    (replacing what was there) and write its manifest; the C sources and objects go to a temporary folder. Raises
+    ``ImportError`` without mypyc or setuptools, and ``RuntimeError`` (from setuptools'
+    errors) when the compiler fails."""
+    from mypyc.build import mypycify
+    from setuptools import Distribution
+    from setuptools.errors import BaseError
+
+    manifest = native.manifest()
+    with tempfile.TemporaryDirectory(prefix="freecell-native-") as work:
+        sources = [str(native.PACKAGE_DIR / f"{name}.py") for name in native.COMPILED]
+        here = os.getcwd()
+        # mypyc names a module after its path from the folder it runs in.
+        os.chdir(native.PACKAGE_DIR.parent.parent)
+        try:
+            extensions = mypycify(
+                [os.path.relpath(source) for source in sources],
+                opt_level="3",
+                group_name=_GROUP,
+                target_dir=os.path.join(work, "c"),
+                verbose=False,
+            )
+            distribution = Distribution({"name": "freecell-native", "ext_modules": extensions})
+            command = distribution.get_command_obj("build_ext")
+            command.build_lib = os.path.join(work, "lib")
+            command.build_temp = os.path.join(work, "temp")
+            command.ensure_finalized()
+            command.run()
+        except BaseError as error:
+            raise RuntimeError(f"the compiler failed: {error}") from error
+        except SystemExit as error:  # mypyc's way of saying that it found type errors
+            raise RuntimeError(f"mypyc failed (exit {error.code})") from error
+        finally:
+            os.chdir(here)
+        built = sorted(Path(work, "lib").rglob(f"*{manifest['extension_suffix']}"))
+        staging = Path(tempfile.mkdtemp(prefix="_compiled-", dir=directory.parent))
+        try:
+            for library in built:
+                shutil.copy2(library, staging / library.name)
+            (staging / native.MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    # In place by renames, so that a process starting meanwhile finds the old build, none
+    # (and runs the sources) or the new one, never a part of one (the old folder is moved
+    # aside first: a rename cannot replace a folder that holds files).
+    if directory.exists():
+        retired = Path(tempfile.mkdtemp(prefix="_retired-", dir=directory.parent))
+        directory.rename(retired / "old")
+        shutil.rmtree(retired)
+    staging.rename(directory)
+    return directory
+
+
+def main(arguments: list[str]) -> int:
+    """``python -m freecell.solver.build_native [--if-stale]``: build, and say what was built
+    (``--if-stale``: only when the build is missing or not current)."""
+    if arguments not in ([], ["--if-stale"]):
+        print("usage: python -m freecell.solver.build_native [--if-stale]", file=sys.stderr)
+        return 2
+    if arguments and native.is_current():
+        print(f"compiled solver: current in {native.COMPILED_DIR}")
+        return 0
+    try:
+        build()
+    except (ImportError, RuntimeError) as error:
+        print(f"compiled solver: not built ({error}); the solver runs as pure Python", file=sys.stderr)
+        return 1
+    print(f"compiled solver: built {', '.join(native.COMPILED)} in {native.COMPILED_DIR}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,103 @@
+"""The solver's inner loop, compiled: the same Python, built by mypyc where a C compiler is.
+
+A proof visits every position a deal can reach, and in pure Python that costs 20 to 70
+µs a position; with one or two cells a lost deal needs from 75,000 to more than 600,000.
+:data:`COMPILED` (the moves, the heuristic and the depth-first proof) are the modules
+nearly all of that time goes to. ``python -m freecell.solver.build_native`` compiles
+them with mypyc into :data:`COMPILED_DIR`, beside a manifest of the sources they were
+built from, and ``freecell.solver`` puts that folder first on its ``__path__``
+(:func:`search_path`), so that importing ``freecell.solver.board`` loads the compiled
+module.
+
+Nothing else changes: the compiled modules are built from these sources and searched by
+the tests to give the very same searches (``tests/test_native.py``), the browser
+(Pyodide) and any machine without a compiler run the sources, and a build whose sources
+have changed since (the manifest tells), or that another Python made, is left unused.
+``FREECELL_PURE_PYTHON=1`` leaves it unused too.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import sysconfig
+from pathlib import Path
+from typing import Final
+
+PACKAGE_DIR: Final = Path(__file__).resolve().parent
+COMPILED: Final = ("board", "depth_first")
+COMPILED_DIR: Final = PACKAGE_DIR / "_compiled"
+MANIFEST: Final = "SOURCES.json"
+PURE_PYTHON_VARIABLE: Final = "FREECELL_PURE_PYTHON"
+_ROOT: Final = PACKAGE_DIR.parent  # src/freecell
+
+
+def sources_compiled_against() -> list[str]:
+    """The sources a build depends on, relative to the ``freecell`` package: the modules
+    compiled and every module of the package they import, however indirectly (mypyc
+    reads their types, and may build their constants in)."""
+    found: set[str] = set()
+    waiting = [f"freecell.solver.{name}" for name in COMPILED]
+    while waiting:
+        module = waiting.pop()
+        path = _module_path(module)
+        if path is None or path in found:
+            continue
+        found.add(path)
+        tree = ast.parse((_ROOT / path).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                waiting.append(node.module)
+                waiting.extend(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                waiting.extend(alias.name for alias in node.names)
+    return sorted(found)
+
+
+def _module_path(module: str) -> str | None:
+    """The source of ``module`` relative to the package, if it is one of its modules."""
+    parts = module.split(".")
+    if parts[0] != "freecell":
+        return None
+    for candidate in ("/".join([*parts[1:], "__init__.py"]), "/".join(parts[1:]) + ".py"):
+        if candidate and not candidate.startswith("/") and (_ROOT / candidate).is_file():
+            return candidate
+    return None
+
+
+def manifest(sources: list[str] | None = None) -> dict[str, object]:
+    """What a build is valid for: this Python's extension suffix, the modules compiled,
+    and the hash of each source it depends on (by default, as
+    :func:`sources_compiled_against` finds them)."""
+    listed = sources_compiled_against() if sources is None else sources
+    return {
+        "extension_suffix": sysconfig.get_config_var("EXT_SUFFIX"),
+        "compiled": list(COMPILED),
+        "sources": {path: hashlib.sha256((_ROOT / path).read_bytes()).hexdigest() for path in listed},
+    }
+
+
+def is_current(directory: Path = COMPILED_DIR) -> bool:
+    """Whether ``directory`` holds a build of the sources as they are now, for this Python."""
+    try:
+        recorded = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+        return bool(recorded == manifest(list(recorded["sources"])))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def search_path(directory: Path = COMPILED_DIR) -> list[str]:
+    """The folders to search before the package's own for its modules: the compiled
+    build when it is current and wanted, else none."""
+    if os.environ.get(PURE_PYTHON_VARIABLE) or not is_current(directory):
+        return []
+    return [str(directory)]
+
+
+def in_use() -> bool:
+    """Whether this process runs the compiled modules."""
+    from freecell.solver import board
+
+    return not str(board.__file__).endswith(".py")
