@@ -20,9 +20,9 @@ _GROUP: Final = "freecell.solver.native"
 
 def build(directory: Path = native.COMPILED_DIR) -> Path:
     """Compile :data:`~freecell.solver.native.COMPILED` with mypyc into ``directory``
-    (replacing what was there) and write its manifest; the C sources and objects go to a temporary folder. Raises
-    ``ImportError`` without mypyc or setuptools, and ``RuntimeError`` (from setuptools'
-    errors) when the compiler fails."""
+    (replacing what was there) and write its manifest; the C sources and objects go to
+    a temporary folder. Raises ``ImportError`` without mypyc or setuptools, and
+    ``RuntimeError`` when mypyc or the compiler fails."""
     from mypyc.build import mypycify
     from setuptools import Distribution
     from setuptools.errors import BaseError

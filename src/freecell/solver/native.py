@@ -62,7 +62,7 @@ def _module_path(module: str) -> str | None:
     if parts[0] != "freecell":
         return None
     for candidate in ("/".join([*parts[1:], "__init__.py"]), "/".join(parts[1:]) + ".py"):
-        if candidate and not candidate.startswith("/") and (_ROOT / candidate).is_file():
+        if (_ROOT / candidate).is_file():
             return candidate
     return None
 
