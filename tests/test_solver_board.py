@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from freecell import Deal, find_rules
 from freecell.cards import parse_card
 from freecell.position import Position
+from freecell.rules import Rules
 from freecell.solver.board import CELL, HOME, WON, FreeCellProblem, State, Step, Steps, Weights
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import BestFirst, Budget, Outcome, SearchLimit
@@ -22,7 +24,7 @@ class _Recording:
     def __init__(self, problem: FreeCellProblem) -> None:
         self.problem = problem
         self.states: list[State] = []
-        self.key, self.is_goal, self.play = problem.key, problem.is_goal, problem.play
+        self.key, self.is_goal, self.play, self.reverse = problem.key, problem.is_goal, problem.play, problem.reverse
 
     def moves(self, state: State) -> list[Step]:
         self.states.append(state)
@@ -90,32 +92,41 @@ def test_whole_runs_leave_out_only_moves_that_break_an_ordered_run(name: str) ->
     card of a run to a cell, or part of a run to an empty column that neither is as
     much as may move nor leaves just the column's last card."""
     rules = find_rules(name)
-    walk = random.Random(name)
     every = FreeCellProblem(rules, complete=False, eager=True)
     whole = FreeCellProblem(rules, complete=False, eager=True, whole_runs=True)
     kept = dropped = 0
-    for number in range(1, 25):
-        state, _ = every.initial(Deal(rules, number).position())
-        for _ in range(60):
-            listed = every.moves(state)
+    for state, listed in _random_walks(every, rules, name, length=60):
+        chosen = whole.moves(state)
+        assert set(chosen) <= set(listed)
+        assert [step for step in listed if step in set(chosen)] == chosen
+        kept += len(chosen)
+        for source, target, count in set(listed) - set(chosen):
+            dropped += 1
+            assert source < CELL
+            column = state[0][source]
+            run = every.features[column][0]
+            assert count < run or (target == CELL and run > 1)
+            if target == CELL:
+                assert count == 1
+            else:
+                assert not state[0][target] and count < len(column) - 1
+    assert dropped > 100 and kept > 1000
+
+
+def _random_walks(
+    problem: FreeCellProblem, rules: Rules, seed: str, *, deals: range = range(1, 25), length: int
+) -> Iterator[tuple[State, list[Step]]]:
+    """Each state of a random walk of at most ``length`` moves from each of ``deals``,
+    with its moves (a walk soon fills the cells and is stuck)."""
+    walk = random.Random(seed)
+    for number in deals:
+        state, _ = problem.initial(Deal(rules, number).position())
+        for _ in range(length):
+            listed = problem.moves(state)
             if not listed:
                 break
-            chosen = whole.moves(state)
-            assert set(chosen) <= set(listed)
-            assert [step for step in listed if step in set(chosen)] == chosen
-            kept += len(chosen)
-            for source, target, count in set(listed) - set(chosen):
-                dropped += 1
-                assert source < CELL
-                column = state[0][source]
-                run = every.features[column][0]
-                assert count < run or (target == CELL and run > 1)
-                if target == CELL:
-                    assert count == 1
-                else:
-                    assert not state[0][target] and count < len(column) - 1
-            state = every.play(state, walk.choice(listed))[0]
-    assert dropped > 100 and kept > 1000
+            yield state, listed
+            state = problem.play(state, walk.choice(listed))[0]
 
 
 def test_a_goal_is_a_table_won_by_foundation_moves_alone() -> None:
@@ -161,3 +172,31 @@ def test_a_search_taken_in_turns_ends_as_one_run_does(name: str, number: int, la
         turns += 1
     assert turns > 10
     assert (run.outcome, run.path, sliced.expanded) == (at_once.outcome, at_once.path, whole.expanded)
+
+
+@pytest.mark.parametrize(
+    ("name", "cells", "complete"),
+    [
+        ("standard", 2, False), ("standard", 4, False), ("bakers-game", 4, False), ("strict", 4, True),
+        ("double", 6, False), ("app", 1, True), ("cardems", 4, True), ("double", 6, True),
+    ],
+)
+def test_the_move_back_leads_to_the_parent(name: str, cells: int, complete: bool) -> None:
+    """Along random walks through deals, whenever the child lists the move that
+    ``reverse`` names, playing it leads back to the parent's key; and it is listed
+    often (take-backs included, where the rules have them)."""
+    rules = find_rules(name, cells=cells)
+    problem = FreeCellProblem(rules, complete=complete)
+    listed = unlisted = take_backs = 0
+    for state, moves in _random_walks(problem, rules, f"{name}-{cells}-{complete}", deals=range(1, 30), length=80):
+        for step in moves:
+            child, via = problem.play(state, step)
+            back = problem.reverse(state, step, child, via)
+            if back is not None and back in problem.moves(child):
+                assert problem.key(problem.play(child, back)[0]) == problem.key(state), (state, step, back)
+                listed += 1
+                take_backs += back[0] >= HOME or step[0] >= HOME
+            else:
+                unlisted += 1
+    assert listed > 200, (listed, unlisted)
+    assert take_backs > (100 if rules.takes_back and rules.decks == 1 else -1), take_backs

@@ -16,7 +16,7 @@ from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solving
-from freecell.solver.board import FreeCellProblem
+from freecell.solver.board import FreeCellProblem, State, Step, Steps
 from freecell.solver.depth_first import DepthFirst, SpilledKeys
 from freecell.solver.search import Budget, Outcome
 
@@ -225,3 +225,43 @@ def test_a_path_kept_by_its_anchors_walks_as_one_kept_whole(number: int) -> None
     assert walks[0][:3] == walks[1][:3]
     assert walks[0][3] == 0 and walks[1][3] > 0, (walks[0][3], walks[1][3])
     assert walks[0][0] is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)
+
+
+class _Counted:
+    """A problem that counts the moves played, and may never say which move leads back."""
+
+    def __init__(self, problem: FreeCellProblem, *, reverses: bool) -> None:
+        self.problem = problem
+        self.reverses = reverses
+        self.played = 0
+        self.key, self.is_goal, self.moves = problem.key, problem.is_goal, problem.moves
+
+    def play(self, state: State, step: Step) -> tuple[State, Steps]:
+        self.played += 1
+        return self.problem.play(state, step)
+
+    def reverse(self, state: State, step: Step, child: State, via: Steps) -> Step | None:
+        return self.problem.reverse(state, step, child, via) if self.reverses else None
+
+
+@pytest.mark.parametrize(("name", "cells", "number"), [("app", 1, 2), ("app", 1, 3), ("standard", 2, 8323)])
+@pytest.mark.parametrize("block", [256, 3])
+def test_passing_by_the_move_back_walks_the_same_positions_with_fewer_moves(
+    name: str, cells: int, number: int, block: int
+) -> None:
+    """A depth-first search that passes by each move straight back to the parent sees the
+    same positions in the same order, to the same verdict and win, as one that plays
+    every move, and plays fewer (with blocks of 3 levels too, where the path
+    is made again from its anchors)."""
+    rules = find_rules(name, cells=cells)
+    walks = []
+    for reverses in (False, True):
+        counted = _Counted(FreeCellProblem(rules, complete=rules.takes_back), reverses=reverses)
+        state, _ = counted.problem.initial(Deal(rules, number).position())
+        search = DepthFirst(counted, state, block=block)
+        run = search.run(Budget(SearchLimit()))
+        walks.append((run.outcome, run.path, search.expanded, search.seen, counted.played))
+    (outcome, path, expanded, seen, played), (*passing, played_passing) = walks
+    assert (outcome, path, expanded, seen) == tuple(passing)
+    assert outcome is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)
+    assert played - played_passing > expanded // 10, (played_passing, played, expanded)

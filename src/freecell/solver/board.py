@@ -453,6 +453,40 @@ class FreeCellProblem:
             return (columns, cells, foundations), tuple(steps)
         return (columns, cells, foundations), (step,)
 
+    def reverse(self, state: State, step: Step, child: State, via: Steps) -> Step | None:
+        """The step from ``child`` that puts back what ``step`` from ``state`` moved,
+        leading to ``state`` again (up to the order of columns and cells) whenever
+        :meth:`moves` lists it for ``child``; None when there is no such step (``via``
+        sent cards home too, or two decks take a card back from another pile).
+
+        A search that has seen ``state`` may pass that step by without playing it: it
+        would only find ``state`` seen. (The step is built from the move alone, so it
+        may be one that ``moves(child)`` does not list: then there is nothing to pass.)
+        """
+        if len(via) != 1:
+            return None
+        source, target, count = step
+        columns = child[0]
+        if (source >= HOME or target == HOME) and self.pile_count != 4:
+            return None  # a take-back takes from the highest pile of its suit
+        if source < CELL:
+            card = state[0][source][-1]
+            if columns[source]:
+                back = source
+            else:
+                back = next(index for index, column in enumerate(columns) if not column)
+        elif source < HOME:
+            card = source - CELL
+            back = CELL
+        else:
+            card = (state[2][source - HOME] - 1) * 4 + source - HOME
+            back = HOME
+        if target < CELL:
+            return (target, back, count)
+        if target == CELL:
+            return (CELL + card, back, 1)
+        return (HOME + (card & 3), back, 1)
+
     def _top_pile(self, suit: int, foundations: bytes) -> int:
         if self.pile_count == 4:
             return suit  # one deck: a pile per suit

@@ -31,10 +31,9 @@ from freecell.solver.search import CHECK_EVERY, Budget, Outcome, SearchRun
 S = TypeVar("S")
 M = TypeVar("M")
 T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
 
 
-class Walkable(Protocol[S, M, T_co]):
+class Walkable(Protocol[S, M, T]):
     """What a depth-first search needs of a problem (a part of
     :class:`~freecell.solver.search.Problem`)."""
 
@@ -44,7 +43,13 @@ class Walkable(Protocol[S, M, T_co]):
 
     def moves(self, state: S) -> Sequence[M]: ...
 
-    def play(self, state: S, move: M) -> tuple[S, T_co]: ...
+    def play(self, state: S, move: M) -> tuple[S, T]: ...
+
+    def reverse(self, state: S, move: M, child: S, via: T) -> M | None:
+        """The move from ``child`` (what ``move`` from ``state`` led to, through
+        ``via``) that leads back to ``state``, if any (a move ``child`` does not list
+        will do too): the search passes it by without playing it."""
+        ...
 
 
 # How many levels of the path make a block (see DepthFirst).
@@ -64,6 +69,11 @@ class DepthFirst(Generic[S, M, T]):
     (the last ``block`` to ``2 * block`` levels) and every ``block`` levels
     (anchors); when the search backs up below what is kept, the block beneath is made
     again from its anchor (the problem's moves and plays are deterministic).
+
+    From each state but the start it passes by the move that leads straight back to
+    its parent (the problem's ``reverse``) without playing it: the parent is on the
+    path, seen. The search is the same, the positions and their order, with fewer
+    moves played.
     """
 
     def __init__(
@@ -90,12 +100,15 @@ class DepthFirst(Generic[S, M, T]):
         self.seen: set[bytes] = {problem.key(start)}
         # The path, levels 0 (the start) to depth - 1: chosen[level] is the index, in
         # its parent's moves, of the move that led to it (chosen[0] is unused);
-        # anchors[n] is the state at level n * block. The top levels are kept whole:
-        # their states, their moves and the index of the next move to try.
+        # anchors[n] is the state at level n * block, and anchor_reverses[n] its move
+        # back to its parent. The top levels are kept whole: their states, their moves,
+        # the move back to the parent (passed by) and the index of the next move to try.
         self.chosen = array("I", [0])
         self.anchors: list[S] = [start]
+        self.anchor_reverses: list[M | None] = [None]
         self.states: list[S] = [start]
         self.listed: list[Sequence[M]] = [problem.moves(start)]
+        self.reverses: list[M | None] = [None]
         self.next: list[int] = [0]
         self.expanded = 1
         self.ended: SearchRun[S, T] | None = None
@@ -116,8 +129,9 @@ class DepthFirst(Generic[S, M, T]):
             return self.ended
         problem = self.problem
         key_of, is_goal, moves, play = problem.key, problem.is_goal, problem.moves, problem.play
-        seen, chosen, anchors = self.seen, self.chosen, self.anchors
-        states, listed, nexts = self.states, self.listed, self.next
+        reverse = problem.reverse
+        seen, chosen, anchors, anchor_reverses = self.seen, self.chosen, self.anchors, self.anchor_reverses
+        states, listed, reverses, nexts = self.states, self.listed, self.reverses, self.next
         block = self.block
         seen_add = seen.add
         spilled = self.spilled
@@ -126,10 +140,14 @@ class DepthFirst(Generic[S, M, T]):
         if cap is not None:
             stop_at = cap if stop_at is None else min(stop_at, cap)
         while chosen:
-            state, moves_here, index = states[-1], listed[-1], nexts[-1]
+            state, moves_here, back, index = states[-1], listed[-1], reverses[-1], nexts[-1]
             child = None
             while index < len(moves_here):
-                child, via = play(state, moves_here[index])
+                move = moves_here[index]
+                if move == back:
+                    index += 1
+                    continue
+                child, via = play(state, move)
                 key = key_of(child)
                 if key not in seen and (spilled is None or key not in spilled):
                     break
@@ -140,9 +158,11 @@ class DepthFirst(Generic[S, M, T]):
                 returned_by = chosen.pop()
                 states.pop()
                 listed.pop()
+                reverses.pop()
                 nexts.pop()
                 if level % block == 0:
                     anchors.pop()
+                    anchor_reverses.pop()
                 if nexts:
                     nexts[-1] = returned_by + 1
                 elif chosen:
@@ -161,14 +181,17 @@ class DepthFirst(Generic[S, M, T]):
             if is_goal(child):
                 self.ended = SearchRun(Outcome.FOUND, self._path() + (via,), child)
                 break
+            back = reverse(state, move, child, via)
             if len(chosen) % block == 0:
                 anchors.append(child)
+                anchor_reverses.append(back)
             chosen.append(index)
             states.append(child)
             listed.append(moves(child))
+            reverses.append(back)
             nexts.append(0)
             if len(states) >= 2 * block:  # keep the lower block by its anchor only
-                del states[:block], listed[:block], nexts[:block]
+                del states[:block], listed[:block], reverses[:block], nexts[:block]
             expanded += 1
             budget.expanded += 1
             if expanded % CHECK_EVERY == 0:
@@ -197,11 +220,16 @@ class DepthFirst(Generic[S, M, T]):
         top = len(chosen) - 1
         low = top - top % self.block
         state = self.anchors[low // self.block]
+        back = self.anchor_reverses[low // self.block]
         for level in range(low, top + 1):
             if level > low:
-                state = problem.play(state, self.listed[-1][chosen[level]])[0]
+                move = self.listed[-1][chosen[level]]
+                child, via = problem.play(state, move)
+                back = problem.reverse(state, move, child, via)
+                state = child
             self.states.append(state)
             self.listed.append(problem.moves(state))
+            self.reverses.append(back)
             self.next.append(0)
         self.next[-1] = resume
 

@@ -26,7 +26,6 @@ from typing import Final, Generic, Protocol, TypeVar
 S = TypeVar("S")
 M = TypeVar("M")
 T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
 
 # What one remembered position costs, on average, in the seen table and the frontier,
 # counting a position for every _MOVES_PER_POSITION moves waiting in the frontier: the
@@ -58,7 +57,7 @@ CHECK_EVERY: Final = 64
 _READ_EVERY: Final = 16
 
 
-class Problem(Protocol[S, M, T_co]):
+class Problem(Protocol[S, M, T]):
     """What a search needs to know about a problem. ``M`` is a move from a state, and
     ``T`` what playing it leads through (here, a tuple of steps)."""
 
@@ -74,15 +73,21 @@ class Problem(Protocol[S, M, T_co]):
         """Each move from ``state``."""
         ...
 
-    def rated_moves(self, state: S) -> Sequence[tuple[int, M, tuple[S, T_co] | None]]:
+    def rated_moves(self, state: S) -> Sequence[tuple[int, M, tuple[S, T] | None]]:
         """Each move from ``state``, with the heuristic of the child it leads to
         (worked out without making the child, where the problem can; :data:`WON` if
         and only if that child is a goal), and what
         :meth:`play` gives for it when that child had to be made (else None)."""
         ...
 
-    def play(self, state: S, move: M) -> tuple[S, T_co]:
+    def play(self, state: S, move: M) -> tuple[S, T]:
         """The child ``move`` leads to, and what leads there."""
+        ...
+
+    def reverse(self, state: S, move: M, child: S, via: T) -> M | None:
+        """The move from ``child`` (what ``move`` from ``state`` led to, through
+        ``via``) that leads back to ``state``, if any; a move ``child`` does not list
+        will do too. A search that has seen ``state`` may pass it by."""
         ...
 
 
@@ -267,6 +272,7 @@ class InstrumentedProblem(Generic[S, M, T]):
         self.is_goal: Callable[[S], bool] = problem.is_goal
         self.heuristic: Callable[[S], int] = problem.heuristic
         self.play: Callable[[S, M], tuple[S, T]] = problem.play
+        self.reverse: Callable[[S, M, S, T], M | None] = problem.reverse
 
     def moves(self, state: S) -> Sequence[M]:
         found = self.problem.moves(state)

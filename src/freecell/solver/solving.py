@@ -149,6 +149,14 @@ FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
 # 658 ms, sum 39.0 -> 23.3 s. Not Double FreeCell (100 deals: 3 left unknown, none
 # before) nor Eight Off (no change).
 TIGHT_FINAL: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 20, None)
+# In a tight game TIGHT_FINAL gives way to a depth-first proof (see _decide()) once it
+# has expanded this many positions (times decks squared), memory or not: so many
+# positions in, the deal is nearly always lost, and depth first proves it at about
+# half the cost a position, from the start. On Microsoft deals 1001-2000 (standard, 2
+# cells, 10 s a deal) every one of the 799 wins took under 85,000 positions; in the
+# seed-41 samples of 300 (app, 30 s a deal) the longest took 176,274 (2 cells, 29773).
+# In play (3 s) best first never gets this far.
+TIGHT_HANDOVER: Final = 200_000
 # After the portfolio (see _decide()): FINAL in slices, each followed by a restart.
 # The noisy ones take turns among three weightings. On 52 deals of 1-32000 that were slow
 # before: no restarts 21.7 s CPU in all and 4 deals over 1 s; six restarts of 2,000
@@ -305,6 +313,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         steps, status = _decide(
             begin, budget, scale, lost, takes_back=rules.takes_back,
             final=TIGHT_FINAL if tight else FINAL, restarts=() if tight else RESTARTS,
+            hand_over_at=TIGHT_HANDOVER * scale if tight else None,
         )
 
     moves: list[str] = []
@@ -367,6 +376,7 @@ def _decide(
     takes_back: bool,
     final: Strategy,
     restarts: tuple[Strategy, ...],
+    hand_over_at: int | None = None,
 ) -> tuple[list[Step] | None, SolveStatus]:
     """After the portfolio: ``final`` (:data:`FINAL`, or :data:`TIGHT_FINAL`), the
     search that runs to its end (which alone can prove a loss), taking turns slice by
@@ -380,6 +390,8 @@ def _decide(
     memory limit FINAL gives way to a proof over the same problem that goes depth first,
     keeping only keys, and near the limit spills them to disk (app 2 cells, deal 140,
     took 2.38 GB best first): a proof goes on where best first would stop for memory.
+    It gives way too once it has expanded ``hand_over_at`` positions (a tight game: see
+    :data:`TIGHT_HANDOVER`).
     """
     ending = begin(final, complete=takes_back)
     waiting = list(restarts)
@@ -388,14 +400,17 @@ def _decide(
         # loss proven in a few slices pays for as many restarts only. Under a memory
         # limit, best first runs in slices to the end too, to give way in time.
         depth_first = isinstance(ending.search, DepthFirst)
-        sliced = waiting or (not depth_first and budget.memory is not None)
+        sliced = waiting or (not depth_first and (budget.memory is not None or hand_over_at is not None))
         run = ending.search.run(budget, SLICE * scale if sliced else None)
         if run.outcome is Outcome.FOUND:
             return _winning_steps(ending.problem, ending.first, run), SolveStatus.SOLVED
         if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
             _remember_lost(lost, ending.search)
             return None, SolveStatus.UNSOLVABLE
-        if not depth_first and budget.memory_short(0, reserve=(budget.memory or 0) // 2):
+        if not depth_first and (
+            budget.memory_short(0, reserve=(budget.memory or 0) // 2)
+            or (hand_over_at is not None and ending.search.expanded >= hand_over_at)
+        ):
             del ending, run  # its memory goes to the proof
             ending = begin(final, complete=takes_back, depth_first=True)
             waiting.clear()
