@@ -376,7 +376,7 @@ def _decide(
     takes_back: bool,
     final: Strategy,
     restarts: tuple[Strategy, ...],
-    hand_over_at: int | None = None,
+    hand_over_at: int | None,
 ) -> tuple[list[Step] | None, SolveStatus]:
     """After the portfolio: ``final`` (:data:`FINAL`, or :data:`TIGHT_FINAL`), the
     search that runs to its end (which alone can prove a loss), taking turns slice by
@@ -398,7 +398,8 @@ def _decide(
     while not budget.exhausted(0):
         # A slice at a time while restarts are left, each followed by one restart: a
         # loss proven in a few slices pays for as many restarts only. Under a memory
-        # limit, best first runs in slices to the end too, to give way in time.
+        # limit or a handover count, best first runs in slices to the end too, to give
+        # way in time.
         depth_first = isinstance(ending.search, DepthFirst)
         sliced = waiting or (not depth_first and (budget.memory is not None or hand_over_at is not None))
         run = ending.search.run(budget, SLICE * scale if sliced else None)
