@@ -726,6 +726,13 @@ class FreeCellProblem:
                 steps.append((source, CELL, 1))
 
 
+def step_cost(step: Step) -> int:
+    """What a step adds to the length of a solution: 1, or 0 for a card sent home.
+    (Here, not in :mod:`~freecell.solver.solving`: the searches call it for every
+    child, and this module may run compiled.)"""
+    return 1 if step[1] != HOME else 0
+
+
 @functools.cache
 def _tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, CardLists]:
     """What depends only on the building rule and the piles: ``follows[onto * 52 + card]``

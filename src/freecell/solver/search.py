@@ -123,6 +123,11 @@ class SearchLimit:
             if value is not None and not 0 < value <= most:
                 raise ValueError(f"a search limit's {name} must be above 0 and at most {most:,}, not {value}")
 
+    def __reduce__(self) -> tuple[type[SearchLimit], tuple[float | None, int | None, int | None]]:
+        # A limit goes to worker processes. Compiled by mypyc, a frozen dataclass cannot
+        # be unpickled field by field: it is made again from its fields instead.
+        return SearchLimit, (self.seconds, self.positions, self.memory_mb)
+
     @classmethod
     def from_text(cls, text: str) -> SearchLimit:
         """Read a limit as a person writes it: a time (``10s``, ``500ms``, ``2min``), a
