@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import re
 import subprocess
 import sys
@@ -104,6 +105,9 @@ def test_limits_are_read_in_several_units() -> None:
     assert parse_limit("10s") == SearchLimit(seconds=10)
     assert parse_limit("200000") == SearchLimit(positions=200_000)
     assert parse_limit("200k,500MB") == SearchLimit(positions=200_000, memory_mb=500)
+    limit = parse_limit("10s, 200k, 1GB")
+    assert limit == SearchLimit(seconds=10.0, positions=200_000, memory_mb=1000)
+    assert pickle.loads(pickle.dumps(limit)) == limit  # as it goes to a worker process
     assert parse_limit("1.5GB, 250ms") == SearchLimit(seconds=0.25, memory_mb=1500)
     assert parse_limit("2min, 1.5k") == SearchLimit(seconds=120, positions=1500)
     with pytest.raises(ValueError, match="not a limit"):

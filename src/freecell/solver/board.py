@@ -98,6 +98,7 @@ Steps = tuple[Step, ...]
 Rated = tuple[int, Step, "tuple[State, Steps] | None"]
 
 CardLists = tuple[tuple[int, ...], ...]
+_NO_CARDS: Final[frozenset[int]] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +235,8 @@ class FreeCellProblem:
         self.homeward = _homeward_known(rules.building, self.pile_count, self.settling, self.eager)
         self.settled = _settled_known(rules.building, self.pile_count)
         self.chained = rules.building is Building.ALTERNATE_COLOURS
-        self._raised = self._raised_one_deck if self.pile_count == 4 else self._raised_any
+        self.raised_known = _raised_known(self.pile_count)
+        self.columns_in = _columns_in(rules.columns)
 
     # --- states --------------------------------------------------------------------
 
@@ -291,15 +293,18 @@ class FreeCellProblem:
         and how deep the card each foundation needs next lies in its column.
         :meth:`rated_moves` works out the same figure for a child from its parent's."""
         columns, cells, foundations = state
-        wanted = (self.homeward.get(foundations) or self._homeward(foundations))[0]
         values = self.values
-        depth = 0  # how many cards lie above each wanted card (each copy, with two decks)
-        table = b"\xff".join(columns) + b"\xff"
-        for card in wanted:
-            where = table.find(card)
-            while where >= 0:
-                depth += table.find(255, where) - where - 1
-                where = table.find(card, where + 1)
+        # How many cards lie above each wanted card (each copy, with two decks): a look
+        # at every card costs less than a search of the table for each wanted one.
+        one_deck = self.pile_count == 4
+        wanted = _NO_CARDS if one_deck else (self.homeward.get(foundations) or self._homeward(foundations))[0]
+        depth = 0
+        for column in columns:
+            height = len(column)
+            for where in range(height):
+                card = column[where]
+                if foundations[card & 3] == card >> 2 if one_deck else card in wanted:
+                    depth += height - where - 1
         h = sum([values[column] for column in columns]) + self.cell_weight * len(cells) + self.weights.next * depth
         if self.weights.shortest:
             h += self.weights.shortest * min(map(len, columns))
@@ -377,7 +382,6 @@ class FreeCellProblem:
         so one pass may send several; passes go on while the last one sent any."""
         listed = list(columns)
         homeward = self.homeward
-        raised = self._raised
         while True:
             safe = (homeward.get(foundations) or self._homeward(foundations))[1]
             if not safe:
@@ -386,7 +390,7 @@ class FreeCellProblem:
             for index, column in enumerate(listed) if exposed < 0 else ((exposed, listed[exposed]),):
                 if column and column[-1] in safe:
                     while column and column[-1] in safe:
-                        foundations = raised(foundations, column[-1])
+                        foundations = self._raised(foundations, column[-1])
                         column = column[:-1]
                         steps.append((index, HOME, 1))
                         safe = (homeward.get(foundations) or self._homeward(foundations))[1]
@@ -399,7 +403,7 @@ class FreeCellProblem:
                 for card in held:
                     if card in safe:
                         cells = cells.replace(bytes((card,)), b"", 1)
-                        foundations = raised(foundations, card)
+                        foundations = self._raised(foundations, card)
                         steps.append((CELL + card, HOME, 1))
                         sent = True
                         safe = (homeward.get(foundations) or self._homeward(foundations))[1]
@@ -408,12 +412,17 @@ class FreeCellProblem:
             exposed = -1
         return tuple(listed), cells, foundations
 
-    def _raised_one_deck(self, foundations: bytes, card: int) -> bytes:
-        """The foundations once ``card`` has gone home (one deck: its suit's pile)."""
-        return (int.from_bytes(foundations, "big") + _PILE_UNIT[card & 3]).to_bytes(4, "big")
-
-    def _raised_any(self, foundations: bytes, card: int) -> bytes:
-        return _bump(foundations, self._home_pile(card, foundations), 1)
+    def _raised(self, foundations: bytes, card: int) -> bytes:
+        """The foundations once ``card`` has gone home. Looked up: a search meets the
+        same foundations again and again, and the bytes it gets back are shared."""
+        known = self.raised_known.get(foundations)
+        if known is None:
+            if len(self.raised_known) >= _FEATURES_KEPT:
+                self.raised_known.clear()
+            known = self.raised_known[foundations] = tuple(
+                [_bump(foundations, pile, 1) if height < 13 else foundations for pile, height in enumerate(foundations)]
+            )
+        return known[card & 3 if self.pile_count == 4 else self._home_pile(card, foundations)]
 
     def play(self, state: State, step: Step) -> tuple[State, Steps]:
         """The state after ``step`` (trusted to be legal), with the safe cards sent
@@ -433,7 +442,7 @@ class FreeCellProblem:
             moving = bytes(((foundations[pile] - 1) * 4 + source - HOME,))
             foundations = _bump(foundations, pile, -1)
         if target < CELL:
-            listed[target] += moving
+            listed[target] = listed[target] + moving
         elif target == CELL:
             cells = bytes(sorted(cells + moving))
         else:
@@ -529,11 +538,25 @@ class FreeCellProblem:
     def moves(self, state: State) -> list[Step]:
         """Every step from ``state`` (:meth:`play` makes the child)."""
         columns, cells, foundations = state
-        features = self.features
+        follows = self.follows
+        children = self.children
+        # onto[card]: the columns whose exposed card ``card`` may lie on, one bit each
+        # (cheaper to make than a list of columns per card; columns_in lists them).
+        onto = [0] * 52
+        empties = 0
+        first_empty = -1
+        for j, column in enumerate(columns):
+            if column:
+                bit = 1 << j
+                for card in children[column[-1]]:
+                    onto[card] = onto[card] | bit  # (|= would not be compiled to native code)
+            else:
+                if not empties:
+                    first_empty = j
+                empties += 1
+        columns_in = self.columns_in
         free = self.cell_count - len(cells)
-        empty = [i for i, column in enumerate(columns) if not column]
-        first_empty = empty[0] if empty else -1
-        relays = 0 if self.kings_only else len(empty)
+        relays = 0 if self.kings_only else empties
         if self.unlimited:
             to_occupied = to_empty = UNLIMITED
         elif self.moves_runs:
@@ -541,40 +564,35 @@ class FreeCellProblem:
             to_empty = (free + 1) << max(relays - 1, 0)
         else:
             to_occupied = to_empty = 1
-        children = self.children
-        ready = (self.homeward.get(foundations) or self._homeward(foundations))[0]
-        wanted: dict[int, list[int]] = {}
-        for j, column in enumerate(columns):
-            if column:
-                for card in children[column[-1]]:
-                    if card in wanted:
-                        wanted[card].append(j)
-                    else:
-                        wanted[card] = [j]
+        # With one deck a card may go home when its suit's pile is a rank below it:
+        # cheaper to ask the foundations than a set.
+        one_deck = self.pile_count == 4
+        ready = _NO_CARDS if one_deck else (self.homeward.get(foundations) or self._homeward(foundations))[0]
         steps: list[Step] = []
         kings_only = self.kings_only
         whole_runs = self.whole_runs
         for i, column in enumerate(columns):
             if not column:
                 continue
-            if column[-1] in ready:
+            top = column[-1]
+            if foundations[top & 3] == top >> 2 if one_deck else top in ready:
                 steps.append((i, HOME, 1))
-            run = features[column][0]
+            # The ordered run at the exposed end (worked out here: cheaper than looking
+            # up the column's features).
+            height = len(column)
+            run = 1
+            while run < height and follows[column[-run - 1] * 52 + column[-run]]:
+                run += 1
             if run == 1:  # the usual case, made short
-                targets = wanted.get(column[-1])
-                if targets:
-                    for j in targets:
-                        steps.append((i, j, 1))
+                for j in columns_in[onto[column[-1]]]:
+                    steps.append((i, j, 1))
                 if first_empty >= 0 and len(column) > 1 and not (kings_only and column[-1] >> 2 != 12):
                     steps.append((i, first_empty, 1))
             else:
                 for count in range(1, min(run, to_occupied) + 1):
-                    targets = wanted.get(column[-count])
-                    if targets:
-                        for j in targets:
-                            steps.append((i, j, count))
+                    for j in columns_in[onto[column[-count]]]:
+                        steps.append((i, j, count))
                 if first_empty >= 0:
-                    height = len(column)
                     most = min(run, to_empty)
                     for count in range(1, most + 1):
                         if count == height:
@@ -588,14 +606,14 @@ class FreeCellProblem:
                 steps.append((i, CELL, 1))
         for card in set(cells):
             source = CELL + card
-            if card in ready:
+            if foundations[card & 3] == card >> 2 if one_deck else card in ready:
                 steps.append((source, HOME, 1))
-            for j in wanted.get(card, ()):
+            for j in columns_in[onto[card]]:
                 steps.append((source, j, 1))
             if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
                 steps.append((source, first_empty, 1))
         if self.takes_back and self.complete:
-            self._take_backs(foundations, wanted, first_empty, free, steps)
+            self._take_backs(foundations, onto, first_empty, free, steps)
         return steps
 
     def _rated(self, state: State, steps: list[Step]) -> list[Rated]:
@@ -612,16 +630,18 @@ class FreeCellProblem:
         disorder = sum(disorder_of)
         # Where the cards wanted lie in each column (every copy, as heuristic()
         # counts them), and so how deep.
-        places: list[list[int]] = [[] for _ in columns]
+        one_deck = self.pile_count == 4
+        places: list[list[int]] = []
         depth = 0
-        table = b"\xff".join(columns) + b"\xff"
-        for card in ready:
-            where = table.find(card)
-            while where >= 0:
-                end = table.find(255, where)
-                depth += end - where - 1
-                places[table.count(255, 0, where)].append(where - table.rfind(255, 0, where) - 1)
-                where = table.find(card, where + 1)
+        for column in columns:
+            height = len(column)
+            found: list[int] = []
+            for where in range(height):
+                card = column[where]
+                if foundations[card & 3] == card >> 2 if one_deck else card in ready:
+                    depth += height - where - 1
+                    found.append(where)
+            places.append(found)
         hits = [len(found) for found in places]
         cell_weight = self.cell_weight
         next_weight = self.weights.next
@@ -631,7 +651,6 @@ class FreeCellProblem:
         base = sum(values_of) + cell_weight * len(cells) + next_weight * depth
         rated: list[Rated] = []
         home, cell, won = HOME, CELL, WON
-        one_deck = self.pile_count == 4
         for step in steps:
             source, target, count = step
             if target < home and source < cell:
@@ -674,6 +693,7 @@ class FreeCellProblem:
                 height = foundations[suit]
                 # Where the card wanted until now lies (take-backs are rare: looked up
                 # here rather than for every position).
+                table = b"\xff".join(columns) + b"\xff"
                 at = table.find((height << 2) | suit) if height < 13 else -1
                 deep, where = (table.find(255, at) - at - 1, table.count(255, 0, at)) if at >= 0 else (0, -1)
                 if target == cell:
@@ -689,7 +709,7 @@ class FreeCellProblem:
         return rated
 
     def _take_backs(
-        self, foundations: bytes, wanted: dict[int, list[int]], first_empty: int, free: int, steps: list[Step]
+        self, foundations: bytes, onto: list[int], first_empty: int, free: int, steps: list[Step]
     ) -> None:
         settled = self._settled(foundations)
         for suit in range(4):
@@ -698,12 +718,19 @@ class FreeCellProblem:
                 continue  # empty, or no win needs its top card back (see the module docstring)
             card = (foundations[pile] - 1) * 4 + suit
             source = HOME + suit
-            for j in wanted.get(card, ()):
+            for j in self.columns_in[onto[card]]:
                 steps.append((source, j, 1))
             if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
                 steps.append((source, first_empty, 1))
             if free and self.back_to_cell:
                 steps.append((source, CELL, 1))
+
+
+def step_cost(step: Step) -> int:
+    """What a step adds to the length of a solution: 1, or 0 for a card sent home.
+    (Here, not in :mod:`~freecell.solver.solving`: the searches call it for every
+    child, and this module may run compiled.)"""
+    return 1 if step[1] != HOME else 0
 
 
 @functools.cache
@@ -739,9 +766,22 @@ def _tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, Card
 
 
 @functools.cache
+def _columns_in(column_count: int) -> tuple[tuple[int, ...], ...]:
+    """For each set of columns (a bit per column, lowest first), its columns in order."""
+    return tuple(
+        tuple(j for j in range(column_count) if mask >> j & 1) for mask in range(1 << column_count)
+    )
+
+
+@functools.cache
 def _homeward_known(
     building: Building, pile_count: int, settling: bool, eager: bool
 ) -> dict[bytes, tuple[frozenset[int], frozenset[int]]]:
+    return {}
+
+
+@functools.cache
+def _raised_known(pile_count: int) -> dict[bytes, tuple[bytes, ...]]:
     return {}
 
 
@@ -753,9 +793,6 @@ def _settled_known(building: Building, pile_count: int) -> dict[bytes, tuple[int
 @functools.cache
 def _features(building: Building) -> ColumnFeatures:
     return ColumnFeatures(_tables(building, 4)[0])
-
-
-_PILE_UNIT: Final = tuple(1 << 8 * (3 - pile) for pile in range(4))
 
 
 @functools.cache

@@ -2,12 +2,12 @@
 
 A proof visits every position a deal can reach, and in pure Python that costs 20 to 70
 µs a position; with one or two cells a lost deal needs from 75,000 to more than 600,000.
-:data:`COMPILED` (the moves, the heuristic and the depth-first proof) are the modules
-nearly all of that time goes to. ``python -m freecell.solver.build_native`` compiles
-them with mypyc into :data:`COMPILED_DIR`, beside a manifest of the sources they were
-built from, and ``freecell.solver`` puts that folder first on its ``__path__``
-(:func:`search_path`), so that importing ``freecell.solver.board`` loads the compiled
-module.
+:data:`COMPILED` (the moves, the heuristic, the best-first search and the depth-first
+proof) are the modules nearly all of that time goes to. ``python -m
+freecell.solver.build_native`` compiles them with mypyc into :data:`COMPILED_DIR`,
+beside a manifest of the sources they were built from, and ``freecell.solver`` puts
+that folder first on its ``__path__`` (:func:`search_path`), so that importing
+``freecell.solver.board`` loads the compiled module.
 
 Nothing else changes: the compiled modules are built from these sources and searched by
 the tests to give the very same searches (``tests/test_native.py``), the browser
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Final
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
-COMPILED: Final = ("board", "depth_first")
+COMPILED: Final = ("board", "depth_first", "search")
 COMPILED_DIR: Final = PACKAGE_DIR / "_compiled"
 MANIFEST: Final = "SOURCES.json"
 PURE_PYTHON_VARIABLE: Final = "FREECELL_PURE_PYTHON"

@@ -123,16 +123,19 @@ class SearchLimit:
             if value is not None and not 0 < value <= most:
                 raise ValueError(f"a search limit's {name} must be above 0 and at most {most:,}, not {value}")
 
+    def __reduce__(self) -> tuple[type[SearchLimit], tuple[float | None, int | None, int | None]]:
+        # A limit goes to worker processes. Compiled by mypyc, a frozen dataclass cannot
+        # be unpickled field by field: it is made again from its fields instead.
+        return SearchLimit, (self.seconds, self.positions, self.memory_mb)
+
     @classmethod
     def from_text(cls, text: str) -> SearchLimit:
         """Read a limit as a person writes it: a time (``10s``, ``500ms``, ``2min``), a
         number of positions (``200000``, ``200k``) or memory (``500MB``, ``2GB``, a GB being
         1000 MB), or several joined by commas (``10s,500MB``). ``2m`` is refused: minutes
         or millions? Raises ``ValueError`` naming the part that is wrong, and the largest
-        limit allowed when a part is larger.
-
-        >>> SearchLimit.from_text("10s, 200k, 1GB")
-        SearchLimit(seconds=10.0, positions=200000, memory_mb=1000)
+        limit allowed when a part is larger. ``"10s, 200k, 1GB"`` is 10 seconds,
+        200,000 positions and 1000 MB. (No doctest here: this module may run compiled.)
         """
         values: dict[str, float] = {}
         for raw in text.split(","):
@@ -155,8 +158,9 @@ class SearchLimit:
                 if abs(value - round(value)) > 1e-6:
                     what = "a number of positions" if name == "positions" else "memory in MB"
                     raise ValueError(f"not a limit: {shown}: {what} is a whole number")
-                value = round(value)
-            values[name] = value
+                values[name] = round(value)
+            else:
+                values[name] = value
         return cls(**values)  # type: ignore[arg-type]
 
 
@@ -293,13 +297,18 @@ class Outcome(Enum):
     LIMIT = "limit"
 
 
-@dataclass(frozen=True, slots=True)
 class SearchRun(Generic[S, T]):
-    """How a search ended, and the path to the goal and the goal when one was found."""
+    """How a search ended, and the path to the goal and the goal when one was found.
 
-    outcome: Outcome
-    path: tuple[T, ...] = ()
-    goal: S | None = None
+    (A plain class: mypyc does not compile a generic dataclass.)"""
+
+    def __init__(self, outcome: Outcome, path: tuple[T, ...] = (), goal: S | None = None) -> None:
+        self.outcome: Final = outcome
+        self.path: Final = path
+        self.goal: Final = goal
+
+    def __repr__(self) -> str:
+        return f"SearchRun({self.outcome}, {len(self.path)} steps)"
 
 
 class BestFirst(Generic[S, M, T]):

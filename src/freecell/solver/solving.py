@@ -57,7 +57,7 @@ from freecell.deals import Deal
 from freecell.position import Position
 from freecell.rules import Building, Rules
 from freecell.solver.beam import Beam, beam_search
-from freecell.solver.board import HOME, FreeCellProblem, State, Step, Steps, Weights
+from freecell.solver.board import FreeCellProblem, State, Step, Steps, Weights, step_cost
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import (
     BestFirst,
@@ -227,10 +227,6 @@ class SolveResult:
         return self.status is SolveStatus.SOLVED
 
 
-def _cost(step: Step) -> int:
-    return 1 if step[1] != HOME else 0
-
-
 def solve(
     position: Position, rules: Rules, *, limit: SearchLimit | None = None, short: bool = False
 ) -> SolveResult:
@@ -277,7 +273,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             # Near the memory limit, a proof goes on with its keys on disk.
             return _Search(problem, first, DepthFirst(counted, start, spill=True))
         search = BestFirst(
-            counted, start, path_weight=strategy.path_weight, cost=_cost, lazy=strategy.cap is not None,
+            counted, start, path_weight=strategy.path_weight, cost=step_cost, lazy=strategy.cap is not None,
             noise=strategy.noise, seed=strategy.seed,
         )
         return _Search(problem, first, search)
@@ -343,7 +339,7 @@ def _shorter(
     shortest (counted in public moves, so that under single-card rules a run counts as
     the moves it stands for)."""
     best = write_moves(position, rules, steps)
-    bound = sum(map(_cost, steps))
+    bound = sum(map(step_cost, steps))
     for beam in SHORT_PLAN:
         if budget.exhausted(0):
             break
@@ -351,10 +347,10 @@ def _shorter(
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
         searches.append(counted)
-        run = beam_search(counted, start, budget, width=beam.width, cost=_cost, bound=bound)
+        run = beam_search(counted, start, budget, width=beam.width, cost=step_cost, bound=bound)
         if run.outcome is Outcome.FOUND:
             moves = write_moves(position, rules, _winning_steps(problem, first, run))
-            bound = min(bound, sum(_cost(via[0]) for via in run.path))
+            bound = min(bound, sum(step_cost(via[0]) for via in run.path))
             if count_non_foundation(moves) < count_non_foundation(best):
                 best = moves
     return shorten(position, rules, best)
