@@ -651,6 +651,7 @@ class FreeCellProblem:
         base = sum(values_of) + cell_weight * len(cells) + next_weight * depth
         rated: list[Rated] = []
         home, cell, won = HOME, CELL, WON
+        table = b""  # the columns joined, made once if a take-back needs it
         for step in steps:
             source, target, count = step
             if target < home and source < cell:
@@ -693,7 +694,8 @@ class FreeCellProblem:
                 height = foundations[suit]
                 # Where the card wanted until now lies (take-backs are rare: looked up
                 # here rather than for every position).
-                table = b"\xff".join(columns) + b"\xff"
+                if not table:
+                    table = b"\xff".join(columns) + b"\xff"
                 at = table.find((height << 2) | suit) if height < 13 else -1
                 deep, where = (table.find(255, at) - at - 1, table.count(255, 0, at)) if at >= 0 else (0, -1)
                 if target == cell:
