@@ -260,6 +260,14 @@ class Budget:
             return None
         return max(self.limit.positions - self.expanded, 0)
 
+    def positions_allowed(self, cap: int | None) -> int | None:
+        """How many more positions a search with ``cap`` may expand now: the fewer of
+        the cap and the positions left (None: no bound)."""
+        left = self.positions_left()
+        if cap is None:
+            return left
+        return cap if left is None else min(left, cap)
+
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
@@ -379,9 +387,7 @@ class BestFirst(Generic[S, M, T]):
         noise = self.noise
         tie = self.tie
         expanded = 0
-        stop_at = budget.positions_left()
-        if cap is not None:
-            stop_at = cap if stop_at is None else min(stop_at, cap)
+        stop_at = budget.positions_allowed(cap)
         heappush = heapq.heappush
         heappop = heapq.heappop
         randrange = self.random.randrange
@@ -526,9 +532,7 @@ class Alternating(Generic[S, M, T]):
         turn = self.turn
         tie = self.tie
         expanded = 0
-        stop_at = budget.positions_left()
-        if cap is not None:
-            stop_at = cap if stop_at is None else min(stop_at, cap)
+        stop_at = budget.positions_allowed(cap)
         found: SearchRun[S, T] | None = None
         while True:
             frontier = frontiers[turn]

@@ -96,13 +96,16 @@ class Strategy:
     also: tuple[int, int] | None = None
 
 
+AnySearch = BestFirst[State, Step, Steps] | Alternating[State, Step, Steps] | DepthFirst[State, Step, Steps]
+
+
 @dataclass(frozen=True, slots=True)
 class _Search:
     """A search under way, with its problem and the steps taken before it began."""
 
     problem: FreeCellProblem
     first: list[Step]
-    search: BestFirst[State, Step, Steps] | Alternating[State, Step, Steps] | DepthFirst[State, Step, Steps]
+    search: AnySearch
 
 
 MAIN_WEIGHTS: Final = Weights(in_play=16, disorder=5, off_run=14, depth=2, cell=28, empty_column=23, next=3)
@@ -469,10 +472,7 @@ def _missing(position: Position, rules: Rules) -> bytes:
     return bytes(card for card in range(52) for _ in range(count[card]))
 
 
-def _remember_lost(
-    lost: set[bytes],
-    search: BestFirst[State, Step, Steps] | Alternating[State, Step, Steps] | DepthFirst[State, Step, Steps],
-) -> None:
+def _remember_lost(lost: set[bytes], search: AnySearch) -> None:
     """Keep the keys of the positions an exhausted search over the exhaustive problem
     saw (all lost), forgetting the older ones rather than growing past LOST_KEPT."""
     seen = search.seen if isinstance(search, DepthFirst) else search.came_from.keys()
