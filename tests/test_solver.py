@@ -18,10 +18,10 @@ from freecell.notation import parse_move
 from freecell.position import Position
 from freecell.replay import replay
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal
+from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal, solving
 from freecell.solver.board import HOME, FreeCellProblem
-from freecell.solver.search import BestFirst, Budget, Outcome
-from freecell.solver.solving import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL
+from freecell.solver.search import Alternating, BestFirst, Budget, Outcome
+from freecell.solver.solving import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL
 from freecell.solver.transcript import write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
@@ -305,16 +305,24 @@ def test_a_deal_won_by_a_restart_is_solved_with_moves_that_replay() -> None:
 # --- tight games: few cells, Baker's Game ---------------------------------------------------
 
 
-def count_searches_begun(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The path weight of each best-first search begun from now on, in order."""
-    begun: list[int] = []
+def count_searches_begun(monkeypatch: pytest.MonkeyPatch) -> list[int | tuple[int, ...]]:
+    """The path weight of each best-first search begun from now on, in order (for a
+    search under several rankings taking turns, the tuple of their path weights)."""
+    begun: list[int | tuple[int, ...]] = []
     original = BestFirst.__init__
 
     def counting(self: BestFirst[object, object, object], *args: object, **kwargs: object) -> None:
         begun.append(int(kwargs.get("path_weight", -1)))  # type: ignore[call-overload]
         original(self, *args, **kwargs)  # type: ignore[arg-type]
 
+    def alternating(*args: object, **kwargs: object) -> object:
+        rankings = kwargs["rankings"]
+        assert isinstance(rankings, tuple)
+        begun.append(tuple(path_weight for path_weight, _ in rankings))
+        return Alternating(*args, **kwargs)  # type: ignore[arg-type]
+
     monkeypatch.setattr(BestFirst, "__init__", counting)
+    monkeypatch.setattr(solving, "Alternating", alternating)
     return begun
 
 
@@ -322,16 +330,18 @@ def count_searches_begun(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_with_two_cells_the_last_search_runs_alone_and_wins(
     name: str, number: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With two cells, after the portfolio only TIGHT_FINAL runs (no restart takes
-    turns with it) and it wins these deals within 20,000 positions (FINAL and its
-    restarts needed 175,000 to over 300,000); the moves replay to a win."""
+    """With two cells, after the portfolio only the last search runs (no restart takes
+    turns with it): TIGHT_FINAL's ranking and TWO_CELL_FINAL's second, taking turns. It
+    wins these deals within 20,000 positions (FINAL and its restarts needed 175,000 to
+    over 300,000); the moves replay to a win."""
     rules = find_rules(name, cells=2)
     begun = count_searches_begun(monkeypatch)
     result = solve(Deal(rules, number).position(), rules, limit=SearchLimit(positions=20_000))
     assert result.status is SolveStatus.SOLVED
     assert_wins(Deal(rules, number).position(), rules, result.moves)
     assert len(begun) == len(PORTFOLIO) + 1
-    assert begun[-1] == TIGHT_FINAL.path_weight
+    assert TWO_CELL_FINAL.also is not None
+    assert begun[-1] == (TIGHT_FINAL.path_weight, TWO_CELL_FINAL.also[1])
 
 
 def test_in_bakers_game_a_loss_is_proven_without_restarts(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,9 +16,9 @@ from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solving
-from freecell.solver.board import FreeCellProblem, State, Step, Steps
+from freecell.solver.board import FreeCellProblem, State, Step, Steps, cards_in_cells, step_cost
 from freecell.solver.depth_first import DepthFirst, SpilledKeys
-from freecell.solver.search import Budget, Outcome
+from freecell.solver.search import Alternating, BestFirst, Budget, Outcome
 
 
 def _proof(start: Position, rules: Rules) -> Outcome:
@@ -265,3 +265,78 @@ def test_passing_by_the_move_back_walks_the_same_positions_with_fewer_moves(
     assert (outcome, path, expanded, seen) == tuple(passing)
     assert outcome is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)
     assert played - played_passing > expanded // 10, (played_passing, played, expanded)
+
+
+# --- best first under two rankings taking turns ---------------------------------------------
+
+
+def _alternating(start: Position, rules: Rules) -> tuple[Alternating[State, Step, Steps], State]:
+    """The two-cell final search: two rankings over the exhaustive problem."""
+    problem = FreeCellProblem(rules, complete=rules.takes_back, weights=solving.TIGHT_FINAL.weights)
+    state, _ = problem.initial(start)
+    assert solving.TWO_CELL_FINAL.also is not None
+    cell_weight, path_weight = solving.TWO_CELL_FINAL.also
+    rankings = ((solving.TIGHT_FINAL.path_weight, 0), (path_weight, cell_weight - solving.TIGHT_FINAL.weights.cell))
+    return Alternating(problem, state, rankings=rankings, measure=cards_in_cells, cost=step_cost), state
+
+
+@st.composite
+def two_cell_tables(draw: st.DrawFn) -> tuple[Position, Rules]:
+    """A small table with two cells (the rankings differ by the cards in cells)."""
+    name = draw(st.sampled_from(["standard", "bakers-game", "app"]))
+    rules = _small_rules(name, columns=draw(st.integers(2, 3)), cells=2)
+    foundations, cards = [], []
+    for suit in range(4):
+        height = draw(st.integers(0, 12))
+        foundations.append(height)
+        cards += [rank * 4 + suit for rank in range(height, min(13, height + draw(st.integers(0, 3))))]
+    return deal_out(draw, rules, cards, foundations), rules
+
+
+@settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(two_cell_tables())
+def test_two_rankings_taking_turns_win_exactly_where_brute_force_does(table: tuple[Position, Rules]) -> None:
+    """Run to its end, the alternating search finds a win exactly when the brute force
+    does, and its win replays: a frontier that empties is a proof, though each position
+    was expanded under one ranking only."""
+    start, rules = table
+    search, _ = _alternating(start, rules)
+    run = search.run(Budget(SearchLimit()))
+    assert run.outcome is not Outcome.LIMIT
+    assert (run.outcome is Outcome.FOUND) == winnable(start, rules)
+    assert search.expanded == len(search.expanded_keys) or run.outcome is Outcome.FOUND
+
+
+def test_two_rankings_expand_each_position_of_a_proof_once_and_may_stop_and_go_on() -> None:
+    """Standard rules with two cells, deal 1018 (lost): taken in slices of a few
+    positions, the alternating search ends as one run does, and it proves the loss
+    over exactly the positions one best-first search expands."""
+    rules = find_rules("standard", cells=2)
+    start = Deal(rules, 1018).position()
+    whole, _ = _alternating(start, rules)
+    at_once = whole.run(Budget(SearchLimit()))
+    assert at_once.outcome is Outcome.EXHAUSTED
+    sliced, _ = _alternating(start, rules)
+    turns = 0
+    while (run := sliced.run(Budget(SearchLimit()), cap=97)).outcome is Outcome.LIMIT:
+        turns += 1
+    assert turns > 50
+    assert run.outcome is at_once.outcome
+    assert (sliced.expanded, sliced.expanded_keys) == (whole.expanded, whole.expanded_keys)
+    problem = FreeCellProblem(rules, complete=False, weights=solving.TIGHT_FINAL.weights)
+    state, _ = problem.initial(start)
+    one = BestFirst(problem, state, path_weight=20, cost=step_cost, lazy=False)
+    assert one.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
+    assert set(one.came_from) == set(whole.came_from) and whole.expanded == len(whole.came_from)
+
+
+def test_with_two_cells_the_last_search_takes_two_rankings_and_wins_where_they_help() -> None:
+    """Standard 2 cells, deal 8691: solve() wins it (its win replayed) in fewer positions,
+    the portfolio's included, than the tight final alone takes."""
+    rules = find_rules("standard", cells=2)
+    result = solve(Deal(rules, 8691).position(), rules, limit=SearchLimit(positions=60_000))
+    assert result.status is SolveStatus.SOLVED
+    alone_problem = FreeCellProblem(rules, complete=False, weights=solving.TIGHT_FINAL.weights)
+    state, _ = alone_problem.initial(Deal(rules, 8691).position())
+    alone = BestFirst(alone_problem, state, path_weight=solving.TIGHT_FINAL.path_weight, cost=step_cost, lazy=False)
+    assert alone.run(Budget(SearchLimit(positions=result.expanded))).outcome is Outcome.LIMIT

@@ -735,6 +735,12 @@ def step_cost(step: Step) -> int:
     return 1 if step[1] != HOME else 0
 
 
+def cards_in_cells(state: State) -> int:
+    """How many cards the cells hold (a search may rank by it: see
+    :class:`~freecell.solver.search.Alternating`)."""
+    return len(state[1])
+
+
 @functools.cache
 def _tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, CardLists]:
     """What depends only on the building rule and the piles: ``follows[onto * 52 + card]``

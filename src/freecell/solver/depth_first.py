@@ -136,9 +136,7 @@ class DepthFirst(Generic[S, M, T]):
         seen_add = seen.add
         spilled = self.spilled
         expanded = backed = 0
-        stop_at = budget.positions_left()
-        if cap is not None:
-            stop_at = cap if stop_at is None else min(stop_at, cap)
+        stop_at = budget.positions_allowed(cap)
         while chosen:
             state, moves_here, back, index = states[-1], listed[-1], reverses[-1], nexts[-1]
             child = None

@@ -260,6 +260,14 @@ class Budget:
             return None
         return max(self.limit.positions - self.expanded, 0)
 
+    def positions_allowed(self, cap: int | None) -> int | None:
+        """How many more positions a search with ``cap`` may expand now: the fewer of
+        the cap and the positions left (None: no bound)."""
+        left = self.positions_left()
+        if cap is None:
+            return left
+        return cap if left is None else min(left, cap)
+
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
@@ -379,9 +387,7 @@ class BestFirst(Generic[S, M, T]):
         noise = self.noise
         tie = self.tie
         expanded = 0
-        stop_at = budget.positions_left()
-        if cap is not None:
-            stop_at = cap if stop_at is None else min(stop_at, cap)
+        stop_at = budget.positions_allowed(cap)
         heappush = heapq.heappush
         heappop = heapq.heappop
         randrange = self.random.randrange
@@ -451,6 +457,126 @@ class BestFirst(Generic[S, M, T]):
             if found is not None:
                 break
         self.tie = tie
+        self.expanded += expanded
+        self.ended = found or SearchRun(Outcome.EXHAUSTED)
+        return self.ended
+
+
+class Alternating(Generic[S, M, T]):
+    """Best first under several rankings taking turns, one expansion each, over one
+    table of the positions seen. Each ranking ``(path_weight, per_unit)`` ranks a state
+    by the heuristic plus ``per_unit`` times ``measure(state)`` plus the path weight
+    times ``g`` (as in :class:`BestFirst`), and has a frontier of its own; every child
+    goes into each frontier, with its priority there (the heuristic is worked out once).
+    A position is expanded once, under whichever ranking takes it first, and the other
+    frontiers pass it by.
+
+    Two rankings that each get lost where the other walks straight to a win cost little
+    more together than the faster of the two (twice, at worst), where two searches taking
+    turns would pay twice for a proof: here every position is still expanded once, so the
+    search ends when any frontier is empty, and that end is a proof, as
+    :class:`BestFirst`'s is. (Alternation over open lists: Röger and Helmert, "The More,
+    the Merrier", ICAPS 2010.) Children are made when found (not lazily), and
+    :meth:`run` may stop and go on later, as :meth:`BestFirst.run` does.
+    """
+
+    def __init__(
+        self,
+        problem: Problem[S, M, T],
+        start: S,
+        *,
+        rankings: Sequence[tuple[int, int]],
+        measure: Callable[[S], int],
+        cost: Callable[[M], int],
+    ) -> None:
+        self.problem = problem
+        self.rankings = tuple(rankings)
+        self.measure = measure
+        self.cost = cost
+        self.start = start
+        start_key = problem.key(start)
+        self.came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
+        # (priority, tie, g, key, state) in each ranking's frontier.
+        self.frontiers: list[list[tuple[int, int, int, bytes, S]]] = [
+            [(0, 0, 0, start_key, start)] for _ in self.rankings
+        ]
+        self.expanded_keys: set[bytes] = set()
+        self.turn = 0
+        self.tie = 0
+        self.expanded = 0
+        self.ended: SearchRun[S, T] | None = None
+
+    def run(self, budget: Budget, cap: int | None = None) -> SearchRun[S, T]:
+        """Go on until the goal (FOUND), every reachable state is expanded (EXHAUSTED),
+        or ``cap`` more expansions or ``budget`` are spent (LIMIT; it may go on later)."""
+        if self.ended is not None:
+            return self.ended
+        problem = self.problem
+        if problem.is_goal(self.start):
+            self.ended = SearchRun(Outcome.FOUND, (), self.start)
+            return self.ended
+        came_from = self.came_from
+        frontiers = self.frontiers
+        expanded_keys = self.expanded_keys
+        rankings = self.rankings
+        count = len(rankings)
+        cost = self.cost
+        measure = self.measure
+        key_of = problem.key
+        is_goal = problem.is_goal
+        play = problem.play
+        moves = problem.moves
+        heuristic = problem.heuristic
+        heappush = heapq.heappush
+        heappop = heapq.heappop
+        turn = self.turn
+        tie = self.tie
+        expanded = 0
+        stop_at = budget.positions_allowed(cap)
+        found: SearchRun[S, T] | None = None
+        while True:
+            frontier = frontiers[turn]
+            entry = None
+            while frontier:
+                entry = heappop(frontier)
+                if entry[3] not in expanded_keys:
+                    break
+                entry = None
+            if entry is None:
+                break  # this frontier is empty: every position seen was expanded
+            if expanded == stop_at or (
+                expanded % CHECK_EVERY == 0
+                and budget.exhausted(len(came_from) + sum(map(len, frontiers)) // _MOVES_PER_POSITION)
+            ):
+                heappush(frontier, entry)
+                self.turn, self.tie = turn, tie
+                self.expanded += expanded
+                return SearchRun(Outcome.LIMIT)
+            turn = turn + 1 if turn + 1 < count else 0
+            _, _, g, key, state = entry
+            expanded_keys.add(key)
+            expanded += 1
+            budget.expanded += 1
+            for child_move in moves(state):
+                child, via = play(state, child_move)
+                child_key = key_of(child)
+                if child_key in came_from:
+                    continue
+                came_from[child_key] = (key, via)
+                if is_goal(child):
+                    found = SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
+                    break
+                child_g = g + cost(child_move)
+                tie -= 1
+                h = heuristic(child)
+                units = measure(child)
+                for index in range(count):
+                    path_weight, per_unit = rankings[index]
+                    priority = h + per_unit * units + path_weight * child_g
+                    heappush(frontiers[index], (priority, tie, child_g, child_key, child))
+            if found is not None:
+                break
+        self.turn, self.tie = turn, tie
         self.expanded += expanded
         self.ended = found or SearchRun(Outcome.EXHAUSTED)
         return self.ended

@@ -32,10 +32,11 @@ keeping only keys, and near the limit with its keys on disk.
 
 With one or two cells, and in Baker's Game, the last search weighs cells more and its
 path more, and runs alone: there the restarts won nothing it did not (see
-:data:`TIGHT_FINAL`). With one cell or none, most deals are lost, and only the
-portfolio's first search runs before the last search. The positions a proof saw are
-all lost: they are kept (see :data:`_LOST`), and a later solve that starts from one of
-them ends at once.
+:data:`TIGHT_FINAL`). With two cells, a second ranking takes turns with it over the
+same positions, each winning deals where the other wanders (see :data:`TWO_CELL_FINAL`).
+With one cell or none, most deals are lost, and only the portfolio's first search runs
+before the last search. The positions a proof saw are all lost: they are kept (see
+:data:`_LOST`), and a later solve that starts from one of them ends at once.
 
 With ``short``, beam searches (see :mod:`~freecell.solver.beam`) run after the first win,
 each bounded by the best length so far, and
@@ -57,9 +58,10 @@ from freecell.deals import Deal
 from freecell.position import Position
 from freecell.rules import Building, Rules
 from freecell.solver.beam import Beam, beam_search
-from freecell.solver.board import FreeCellProblem, State, Step, Steps, Weights, step_cost
+from freecell.solver.board import FreeCellProblem, State, Step, Steps, Weights, cards_in_cells, step_cost
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import (
+    Alternating,
     BestFirst,
     Budget,
     InstrumentedProblem,
@@ -80,7 +82,9 @@ class Strategy:
     a cap on positions expanded (None: run to the end), whether every card goes home
     as soon as it may and whether ordered runs are kept whole (see
     :class:`~freecell.solver.board.FreeCellProblem`), and the noise on its priorities
-    with the seed it comes from."""
+    with the seed it comes from. ``also`` (only with no cap) is a second ranking that takes
+    turns with the first over the same positions (see
+    :class:`~freecell.solver.search.Alternating`): its cell weight and path weight."""
 
     weights: Weights
     path_weight: int
@@ -89,6 +93,10 @@ class Strategy:
     noise: int = 0
     seed: int = 0
     whole_runs: bool = False
+    also: tuple[int, int] | None = None
+
+
+AnySearch = BestFirst[State, Step, Steps] | Alternating[State, Step, Steps] | DepthFirst[State, Step, Steps]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +105,7 @@ class _Search:
 
     problem: FreeCellProblem
     first: list[Step]
-    search: BestFirst[State, Step, Steps] | DepthFirst[State, Step, Steps]
+    search: AnySearch
 
 
 MAIN_WEIGHTS: Final = Weights(in_play=16, disorder=5, off_run=14, depth=2, cell=28, empty_column=23, next=3)
@@ -157,6 +165,20 @@ TIGHT_FINAL: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 20, None)
 # seed-41 samples of 300 (app, 30 s a deal) the longest took 176,274 (2 cells, 29773).
 # In play (3 s) best first never gets this far.
 TIGHT_HANDOVER: Final = 200_000
+# With two cells, TIGHT_FINAL takes turns, a position at a time, with a second ranking
+# over the same positions (see search.Alternating): cells weigh 34 there, not 40, and
+# the path 12, not 20. Each one wins deals where the other wanders long (standard 2
+# cells: 15035 takes TIGHT_FINAL 6,205 positions, the other more than 126,000; 3070 the
+# other way round), and a proof still expands each position once. Chosen on the seed-7
+# and seed-13 samples (standard 2 cells, seed 13: unknown 3 -> 3, CPU p90 318 -> 253 ms).
+# Held out, seed 41, in-play limit, CPU, the two run one after the other: standard 2
+# cells unknown 4 -> 3 (the 3 need 1.5 million positions or more), p90 406 -> 365 ms,
+# positions p90 17,397 -> 12,550; app 2 cells unknown 8 -> 5, p90 569 -> 479 ms. A proof
+# costs more a position (the second frontier): median 1.05x CPU (standard), 1.30x (app,
+# whose complete problem has more moves). Not with one cell, where most deals are lost:
+# app 1 cell, seed 13, unknown 12 -> 15, proofs 1.43x. The two rankings as two searches
+# taking turns (each its own positions) did worse held out: proofs cost twice.
+TWO_CELL_FINAL: Final = replace(TIGHT_FINAL, also=(34, 12))
 # After the portfolio (see _decide()): FINAL in slices, each followed by a restart.
 # The noisy ones take turns among three weightings. On 52 deals of 1-32000 that were slow
 # before: no restarts 21.7 s CPU in all and 4 deals over 1 s; six restarts of 2,000
@@ -272,6 +294,11 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         if depth_first:
             # Near the memory limit, a proof goes on with its keys on disk.
             return _Search(problem, first, DepthFirst(counted, start, spill=True))
+        if strategy.also is not None:
+            cell_weight, path_weight = strategy.also
+            rankings = ((strategy.path_weight, 0), (path_weight, cell_weight - strategy.weights.cell))
+            alternating = Alternating(counted, start, rankings=rankings, measure=cards_in_cells, cost=step_cost)
+            return _Search(problem, first, alternating)
         search = BestFirst(
             counted, start, path_weight=strategy.path_weight, cost=step_cost, lazy=strategy.cap is not None,
             noise=strategy.noise, seed=strategy.seed,
@@ -308,7 +335,8 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         tight = _tight(rules)
         steps, status = _decide(
             begin, budget, scale, lost, takes_back=rules.takes_back,
-            final=TIGHT_FINAL if tight else FINAL, restarts=() if tight else RESTARTS,
+            final=(TWO_CELL_FINAL if rules.cells == 2 else TIGHT_FINAL) if tight else FINAL,
+            restarts=() if tight else RESTARTS,
             hand_over_at=TIGHT_HANDOVER * scale if tight else None,
         )
 
@@ -444,10 +472,10 @@ def _missing(position: Position, rules: Rules) -> bytes:
     return bytes(card for card in range(52) for _ in range(count[card]))
 
 
-def _remember_lost(lost: set[bytes], search: BestFirst[State, Step, Steps] | DepthFirst[State, Step, Steps]) -> None:
+def _remember_lost(lost: set[bytes], search: AnySearch) -> None:
     """Keep the keys of the positions an exhausted search over the exhaustive problem
     saw (all lost), forgetting the older ones rather than growing past LOST_KEPT."""
-    seen = search.came_from.keys() if isinstance(search, BestFirst) else search.seen
+    seen = search.seen if isinstance(search, DepthFirst) else search.came_from.keys()
     if len(seen) > LOST_KEPT:
         return
     if sum(map(len, _LOST.values())) + len(seen) > LOST_KEPT:
