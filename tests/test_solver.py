@@ -20,7 +20,7 @@ from freecell.replay import replay
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal, solving
 from freecell.solver.board import HOME, FreeCellProblem
-from freecell.solver.search import Alternating, BestFirst, Budget, Outcome
+from freecell.solver.search import _ORDER_BITS, _ORDER_LAST, Alternating, BestFirst, Budget, Outcome, _entry
 from freecell.solver.solving import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL
 from freecell.solver.transcript import write_moves
 
@@ -353,3 +353,14 @@ def test_in_bakers_game_a_loss_is_proven_without_restarts(monkeypatch: pytest.Mo
     assert result.status is SolveStatus.UNSOLVABLE
     assert len(begun) == len(PORTFOLIO) + 1
     assert begun[-1] == TIGHT_FINAL.path_weight
+
+
+@given(st.lists(st.integers(-(10**9), 10**6), min_size=1, max_size=60))
+def test_a_frontier_takes_the_lowest_priority_first_and_among_equals_the_newest(priorities: list[int]) -> None:
+    """A frontier entry is one int: ints sorted come in the order of their priorities,
+    ties going to the entry made last (the search dives), and each gives back its
+    priority and its number."""
+    entries = [_entry(priority, order) for order, priority in enumerate(priorities)]
+    taken = [_ORDER_LAST - (entry & _ORDER_LAST) for entry in sorted(entries)]
+    assert taken == sorted(range(len(priorities)), key=lambda order: (priorities[order], -order))
+    assert [entry >> _ORDER_BITS for entry in entries] == priorities
