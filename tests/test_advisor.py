@@ -7,7 +7,7 @@ import pytest
 from freecell import Deal, Position, find_rules
 from freecell.advisor import Advisor, Analysis, Difficulty, Verdict, grade, translate_line, winnable_deal
 from freecell.replay import replay
-from freecell.solver import SearchLimit
+from freecell.solver import SearchLimit, solving
 
 STANDARD = find_rules("standard")
 ONE_CELL = find_rules("standard", cells=1)
@@ -80,7 +80,10 @@ def test_no_losing_move_while_the_game_can_be_won(advisor: Advisor) -> None:
     assert advisor.losing_move([start], [], STANDARD) is None
 
 
-def test_a_limit_reached_gives_unknown() -> None:
+def test_a_limit_reached_gives_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A loss proven by an earlier test in this process would be remembered (see
+    # solving._LOST) and told at once, whatever the limit.
+    monkeypatch.setattr(solving, "_LOST", {})
     tiny = Advisor(limit=SearchLimit(positions=1))
     assert tiny.analyse(Deal(STANDARD, 11982).position(), STANDARD).verdict is Verdict.UNKNOWN
 

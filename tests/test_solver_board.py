@@ -200,3 +200,23 @@ def test_the_move_back_leads_to_the_parent(name: str, cells: int, complete: bool
                 unlisted += 1
     assert listed > 200, (listed, unlisted)
     assert take_backs > (100 if rules.takes_back and rules.decks == 1 else -1), take_backs
+
+
+@pytest.mark.parametrize("name", ["standard", "app", "bakers-game", "double"])
+def test_keys_are_equal_exactly_for_tables_that_differ_by_the_order_of_columns(name: str) -> None:
+    """Along random walks, a table's key does not change when its columns are shuffled,
+    and two tables have the same key only when they hold the same columns and cells
+    (with one deck the key is a table of what each card lies on; with two, the columns
+    sorted)."""
+    rules = find_rules(name)
+    problem = FreeCellProblem(rules, complete=True)
+    shuffle = random.Random(name)
+    tables_by_key: dict[bytes, set[tuple[tuple[bytes, ...], bytes]]] = {}
+    for state, _ in _random_walks(problem, rules, f"keys-{name}", deals=range(1, 41), length=80):
+        columns = list(state[0])
+        shuffle.shuffle(columns)
+        key = problem.key(state)
+        assert problem.key((tuple(columns), state[1], state[2])) == key
+        tables_by_key.setdefault(key, set()).add((tuple(sorted(state[0])), state[1]))
+    assert len(tables_by_key) > 400
+    assert all(len(tables) == 1 for tables in tables_by_key.values())

@@ -50,6 +50,10 @@ _LATE_BY: Final = 0.5
 WON: Final = -(10**9)
 _GOAL_BELOW: Final = WON // 2
 _MOVES_PER_POSITION: Final = 4
+# A frontier entry is an int (see _entry): the priority above these bits, the child's
+# number in the list of those waiting below them (inverted: the newest first).
+_ORDER_BITS: Final = 32
+_ORDER_LAST: Final = (1 << _ORDER_BITS) - 1
 # A search asks its budget whether it is spent every CHECK_EVERY positions expanded (the
 # clock is read each time), and the budget reads the resident size every _READ_EVERY
 # of those questions (about 20 µs a reading: every 1,024 positions).
@@ -360,13 +364,15 @@ class BestFirst(Generic[S, M, T]):
         self.start = start
         start_key = problem.key(start)
         self.came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
-        # (priority, tie, g, key, state, None, None) for a state already made and seen,
-        # or (priority, tie, g, parent's key, parent, move, what playing it gives, if it
-        # was made already) for a child not yet seen.
-        self.frontier: list[tuple[int, int, int, bytes, S, M | None, tuple[S, T] | None]] = [
-            (0, 0, 0, start_key, start, None, None)
+        # Each entry waiting is (g, key, state, None, None) for a state already made and
+        # seen, or (g, parent's key, parent, move, what playing it gives, if it was made
+        # already) for a child not yet seen: in ``waiting`` at its number, and in the
+        # frontier as one int, its priority and its number (see _entry). A slot is
+        # emptied when its entry is taken.
+        self.waiting: list[tuple[int, bytes, S, M | None, tuple[S, T] | None] | None] = [
+            (0, start_key, start, None, None)
         ]
-        self.tie = 0
+        self.frontier: list[int] = [_entry(0, 0)]
         self.expanded = 0
         self.ended: SearchRun[S, T] | None = None
 
@@ -381,11 +387,11 @@ class BestFirst(Generic[S, M, T]):
             return self.ended
         came_from = self.came_from
         frontier = self.frontier
+        waiting = self.waiting
         path_weight = self.path_weight
         cost = self.cost
         bound = self.bound
         noise = self.noise
-        tie = self.tie
         expanded = 0
         stop_at = budget.positions_allowed(cap)
         heappush = heapq.heappush
@@ -401,7 +407,11 @@ class BestFirst(Generic[S, M, T]):
         found: SearchRun[S, T] | None = None
         while frontier:
             entry = heappop(frontier)
-            priority, _, g, key, state, move, made = entry
+            order = _ORDER_LAST - (entry & _ORDER_LAST)
+            taken = waiting[order]
+            assert taken is not None  # each entry is taken once
+            waiting[order] = None
+            g, key, state, move, made = taken
             if move is not None:
                 parent_key = key
                 if made is None:
@@ -411,7 +421,7 @@ class BestFirst(Generic[S, M, T]):
                 key = key_of(state)
                 if key in came_from:
                     continue
-                if priority < _GOAL_BELOW and is_goal(state):
+                if entry >> _ORDER_BITS < _GOAL_BELOW and is_goal(state):
                     came_from[key] = (parent_key, via)
                     found = SearchRun(Outcome.FOUND, path_to(came_from, key), state)
                     break
@@ -419,8 +429,9 @@ class BestFirst(Generic[S, M, T]):
                 expanded % CHECK_EVERY == 0
                 and budget.exhausted(len(came_from) + len(frontier) // _MOVES_PER_POSITION)
             ):
-                heappush(frontier, entry)  # a search stopped here loses nothing
-                self.tie = tie
+                # A search stopped here loses nothing: the entry waits again, as it was.
+                waiting[order] = taken
+                heappush(frontier, entry)
                 self.expanded += expanded
                 return SearchRun(Outcome.LIMIT)
             if move is not None:
@@ -431,12 +442,10 @@ class BestFirst(Generic[S, M, T]):
                 for h, child_move, child_made in rated_moves(state):
                     child_g = g + cost(child_move)
                     if bound is None or child_g < bound:
-                        tie -= 1  # among equals, the newest first: the search dives
                         if noise:
                             h += randrange(noise)
-                        heappush(
-                            frontier, (h + path_weight * child_g, tie, child_g, key, state, child_move, child_made)
-                        )
+                        heappush(frontier, _entry(h + path_weight * child_g, len(waiting)))
+                        waiting.append((child_g, key, state, child_move, child_made))
                 continue
             for child_move in moves(state):
                 child_g = g + cost(child_move)
@@ -450,13 +459,10 @@ class BestFirst(Generic[S, M, T]):
                 if is_goal(child):
                     found = SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
                     break
-                tie -= 1
-                heappush(
-                    frontier, (heuristic(child) + path_weight * child_g, tie, child_g, child_key, child, None, None)
-                )
+                heappush(frontier, _entry(heuristic(child) + path_weight * child_g, len(waiting)))
+                waiting.append((child_g, child_key, child, None, None))
             if found is not None:
                 break
-        self.tie = tie
         self.expanded += expanded
         self.ended = found or SearchRun(Outcome.EXHAUSTED)
         return self.ended
@@ -496,13 +502,13 @@ class Alternating(Generic[S, M, T]):
         self.start = start
         start_key = problem.key(start)
         self.came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
-        # (priority, tie, g, key, state) in each ranking's frontier.
-        self.frontiers: list[list[tuple[int, int, int, bytes, S]]] = [
-            [(0, 0, 0, start_key, start)] for _ in self.rankings
-        ]
+        # Each child waiting is (g, key, state) in ``waiting``, at its number, and in each
+        # ranking's frontier as one int, its priority there and its number (see
+        # _entry); None once it is expanded, which the other frontiers then pass by.
+        self.waiting: list[tuple[int, bytes, S] | None] = [(0, start_key, start)]
+        self.frontiers: list[list[int]] = [[_entry(0, 0)] for _ in self.rankings]
         self.expanded_keys: set[bytes] = set()
         self.turn = 0
-        self.tie = 0
         self.expanded = 0
         self.ended: SearchRun[S, T] | None = None
 
@@ -517,6 +523,7 @@ class Alternating(Generic[S, M, T]):
             return self.ended
         came_from = self.came_from
         frontiers = self.frontiers
+        waiting = self.waiting
         expanded_keys = self.expanded_keys
         rankings = self.rankings
         count = len(rankings)
@@ -530,30 +537,31 @@ class Alternating(Generic[S, M, T]):
         heappush = heapq.heappush
         heappop = heapq.heappop
         turn = self.turn
-        tie = self.tie
         expanded = 0
         stop_at = budget.positions_allowed(cap)
         found: SearchRun[S, T] | None = None
         while True:
             frontier = frontiers[turn]
-            entry = None
+            entry = -1
+            taken = None
             while frontier:
                 entry = heappop(frontier)
-                if entry[3] not in expanded_keys:
+                taken = waiting[_ORDER_LAST - (entry & _ORDER_LAST)]
+                if taken is not None:
                     break
-                entry = None
-            if entry is None:
+            if taken is None:
                 break  # this frontier is empty: every position seen was expanded
             if expanded == stop_at or (
                 expanded % CHECK_EVERY == 0
                 and budget.exhausted(len(came_from) + sum(map(len, frontiers)) // _MOVES_PER_POSITION)
             ):
                 heappush(frontier, entry)
-                self.turn, self.tie = turn, tie
+                self.turn = turn
                 self.expanded += expanded
                 return SearchRun(Outcome.LIMIT)
             turn = turn + 1 if turn + 1 < count else 0
-            _, _, g, key, state = entry
+            waiting[_ORDER_LAST - (entry & _ORDER_LAST)] = None
+            g, key, state = taken
             expanded_keys.add(key)
             expanded += 1
             budget.expanded += 1
@@ -567,19 +575,26 @@ class Alternating(Generic[S, M, T]):
                     found = SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
                     break
                 child_g = g + cost(child_move)
-                tie -= 1
+                order = len(waiting)
+                waiting.append((child_g, child_key, child))
                 h = heuristic(child)
                 units = measure(child)
                 for index in range(count):
                     path_weight, per_unit = rankings[index]
-                    priority = h + per_unit * units + path_weight * child_g
-                    heappush(frontiers[index], (priority, tie, child_g, child_key, child))
+                    heappush(frontiers[index], _entry(h + per_unit * units + path_weight * child_g, order))
             if found is not None:
                 break
-        self.turn, self.tie = turn, tie
+        self.turn = turn
         self.expanded += expanded
         self.ended = found or SearchRun(Outcome.EXHAUSTED)
         return self.ended
+
+
+def _entry(priority: int, order: int) -> int:
+    """A frontier's entry for the child waiting at ``order`` with ``priority``: one int,
+    so that the heap compares ints, not tuples. Lower priorities come first, and among
+    equals the newest child (the search dives)."""
+    return (priority << _ORDER_BITS) | (_ORDER_LAST - order)
 
 
 def path_to(came_from: dict[bytes, tuple[bytes, T] | None], key: bytes) -> tuple[T, ...]:

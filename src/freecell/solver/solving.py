@@ -34,9 +34,10 @@ With one or two cells, and in Baker's Game, the last search weighs cells more an
 path more, and runs alone: there the restarts won nothing it did not (see
 :data:`TIGHT_FINAL`). With two cells, a second ranking takes turns with it over the
 same positions, each winning deals where the other wanders (see :data:`TWO_CELL_FINAL`).
-With one cell or none, most deals are lost, and only the portfolio's first search runs
-before the last search. The positions a proof saw are all lost: they are kept (see
-:data:`_LOST`), and a later solve that starts from one of them ends at once.
+With one cell or none, and in a tight game where foundation cards never come back, only
+the portfolio's first search runs before the last search (see :func:`_first_only`).
+The positions a proof saw are all lost: they are kept (see :data:`_LOST`), and a later
+solve that starts from one of them ends at once.
 
 With ``short``, beam searches (see :mod:`~freecell.solver.beam`) run after the first win,
 each bounded by the best length so far, and
@@ -314,11 +315,8 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
 
     steps: list[Step] | None = None
     status = SolveStatus.LIMIT_REACHED
-    # With one cell or none, most deals are lost and the portfolio's later searches
-    # seldom win what FINAL's restarts would not: only its first runs.
-    # App 1 cell, the 73 slow deals of the seed-13 sample: unknown 18 -> 16, CPU p50
-    # 675 -> 502 ms. (With 2 cells it loses wins: unknown 6 -> 9 of 66.)
-    for strategy in PORTFOLIO if rules.cells > 1 else PORTFOLIO[:1]:
+    tight = _tight(rules)
+    for strategy in PORTFOLIO[:1] if _first_only(rules, tight) else PORTFOLIO:
         if budget.exhausted(0):
             break
         quick = begin(strategy)
@@ -332,7 +330,6 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             _remember_lost(lost, quick.search)
             break
     if steps is None and status is not SolveStatus.UNSOLVABLE:
-        tight = _tight(rules)
         steps, status = _decide(
             begin, budget, scale, lost, takes_back=rules.takes_back,
             final=(TWO_CELL_FINAL if rules.cells == 2 else TIGHT_FINAL) if tight else FINAL,
@@ -389,6 +386,25 @@ def _tight(rules: Rules) -> bool:
     alone (see :data:`TIGHT_FINAL`): one or two cells, or same-suit building with four
     cells or fewer (Baker's Game)."""
     return rules.cells <= 2 or (rules.building is Building.SAME_SUIT and rules.cells <= 4)
+
+
+def _first_only(rules: Rules, tight: bool) -> bool:
+    """Whether only the portfolio's first search runs before the last search: with one
+    cell or none, and in a tight game where cards never come back from the foundations.
+
+    There the last search wins most deals that the later searches of the portfolio
+    would win, in fewer positions than those searches spend on the deals they do not
+    win (about 4,000 a deal). App 1 cell, the 73 slow deals of the seed-13 sample:
+    unknown 18 -> 16, CPU p50 675 -> 502 ms. Standard 2 cells (with TWO_CELL_FINAL),
+    samples of 300, in-play limit, CPU, the two run side by side: seed 7 p90 300 -> 252
+    ms, sum 39.2 -> 33.7 s, unknown 2 -> 2; seed 13 p90 251 -> 180 ms, unknown 3 -> 2;
+    held out, seed 41, p90 239 -> 186 ms, positions p90 12,437 -> 8,400, unknown
+    3 -> 3. Baker's Game, seed 7: p90 185 -> 137 ms, p99 440 -> 357 ms, sum 19.6 ->
+    15.7 s; seed 13: p90 190 -> 124 ms, p99 486 -> 298 ms. Not under take-back rules
+    with two cells (the app): there the last search is over the complete problem,
+    dearer a position, and the portfolio pays for itself (seed 13: p90 252 -> 300 ms).
+    """
+    return rules.cells < 2 or (tight and not rules.takes_back)
 
 
 def _decide(
