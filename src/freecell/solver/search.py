@@ -542,11 +542,12 @@ class Alternating(Generic[S, M, T]):
         found: SearchRun[S, T] | None = None
         while True:
             frontier = frontiers[turn]
-            entry = -1
+            entry = order = -1
             taken = None
             while frontier:
                 entry = heappop(frontier)
-                taken = waiting[_ORDER_LAST - (entry & _ORDER_LAST)]
+                order = _ORDER_LAST - (entry & _ORDER_LAST)
+                taken = waiting[order]
                 if taken is not None:
                     break
             if taken is None:
@@ -560,7 +561,7 @@ class Alternating(Generic[S, M, T]):
                 self.expanded += expanded
                 return SearchRun(Outcome.LIMIT)
             turn = turn + 1 if turn + 1 < count else 0
-            waiting[_ORDER_LAST - (entry & _ORDER_LAST)] = None
+            waiting[order] = None
             g, key, state = taken
             expanded_keys.add(key)
             expanded += 1
@@ -575,13 +576,13 @@ class Alternating(Generic[S, M, T]):
                     found = SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
                     break
                 child_g = g + cost(child_move)
-                order = len(waiting)
+                number = len(waiting)
                 waiting.append((child_g, child_key, child))
                 h = heuristic(child)
                 units = measure(child)
                 for index in range(count):
                     path_weight, per_unit = rankings[index]
-                    heappush(frontiers[index], _entry(h + per_unit * units + path_weight * child_g, order))
+                    heappush(frontiers[index], _entry(h + per_unit * units + path_weight * child_g, number))
             if found is not None:
                 break
         self.turn = turn

@@ -315,8 +315,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
 
     steps: list[Step] | None = None
     status = SolveStatus.LIMIT_REACHED
-    tight = _tight(rules)
-    for strategy in PORTFOLIO[:1] if _first_only(rules, tight) else PORTFOLIO:
+    for strategy in PORTFOLIO[:1] if _first_only(rules) else PORTFOLIO:
         if budget.exhausted(0):
             break
         quick = begin(strategy)
@@ -330,6 +329,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             _remember_lost(lost, quick.search)
             break
     if steps is None and status is not SolveStatus.UNSOLVABLE:
+        tight = _tight(rules)
         steps, status = _decide(
             begin, budget, scale, lost, takes_back=rules.takes_back,
             final=(TWO_CELL_FINAL if rules.cells == 2 else TIGHT_FINAL) if tight else FINAL,
@@ -388,7 +388,7 @@ def _tight(rules: Rules) -> bool:
     return rules.cells <= 2 or (rules.building is Building.SAME_SUIT and rules.cells <= 4)
 
 
-def _first_only(rules: Rules, tight: bool) -> bool:
+def _first_only(rules: Rules) -> bool:
     """Whether only the portfolio's first search runs before the last search: with one
     cell or none, and in a tight game where cards never come back from the foundations.
 
@@ -404,7 +404,7 @@ def _first_only(rules: Rules, tight: bool) -> bool:
     with two cells (the app): there the last search is over the complete problem,
     dearer a position, and the portfolio pays for itself (seed 13: p90 252 -> 300 ms).
     """
-    return rules.cells < 2 or (tight and not rules.takes_back)
+    return rules.cells < 2 or (_tight(rules) and not rules.takes_back)
 
 
 def _decide(
