@@ -180,7 +180,10 @@ def main() -> None:
     )
     parser.add_argument("--jsonl", default=None, help="also write one JSON row per deal to this file")
     options = parser.parse_args()
-    rules = find_rules(options.rules, cells=options.cells)
+    try:
+        rules = find_rules(options.rules, cells=options.cells)
+    except (KeyError, ValueError) as error:
+        parser.error(str(error))  # one line and exit 2, as the freecell command does
     if options.deals:
         deals = []
         for part in options.deals.split(","):

@@ -191,22 +191,41 @@ def test_a_proof_with_its_keys_spilled_to_disk_walks_as_the_one_in_memory(number
 
 
 def test_spilled_keys_answer_exactly_through_their_filter() -> None:
-    """A key stored is always found and a key never stored never is, however the filter
-    in front of the file answers, while it grows from one spill to the next."""
+    """A key stored is always found and a key never stored never is, however the filters
+    in front of the file answer, one more with each spill."""
     draw = random.Random(7)
     stored: set[bytes] = set()
     spilled = SpilledKeys()
     try:
-        for size in (50, 400, 3_000):  # each spill more than doubles the keys: the filter is remade
+        for size in (50, 400, 3_000):
             keys = {draw.randbytes(draw.randrange(8, 40)) for _ in range(size)} - stored
             spilled.add_all(keys)
             stored |= keys
             assert all(key in spilled for key in stored)
             strangers = {draw.randbytes(draw.randrange(8, 40)) for _ in range(5_000)} - stored
             assert not any(key in spilled for key in strangers)
-        assert spilled.count == len(stored) and spilled.bits >= 16 * len(stored)
+        assert spilled.count == len(stored) and spilled.bits >= 32 * len(stored)
+        assert len(spilled.filters) == 3
     finally:
         spilled.close()
+
+
+@pytest.mark.parametrize("number", [3, 4])
+def test_a_spill_the_time_left_cannot_pay_for_is_not_begun(number: int) -> None:
+    """App with 1 cell, deals 3 and 4 (lost): where spilling 100 keys would take longer
+    than the hour left (100 s a key, as said here), the proof keeps its keys in memory
+    and walks as without a spill; with the hour it may spill them."""
+    rules = find_rules("app", cells=1)
+    problem = FreeCellProblem(rules, complete=True)
+    state, _ = problem.initial(Deal(rules, number).position())
+    outcomes = []
+    for seconds_per_key in (100.0, 1e-6):
+        search = DepthFirst(problem, state, spill_at=100, spill_seconds_per_key=seconds_per_key)
+        run = search.run(Budget(SearchLimit(seconds=3600)))
+        outcomes.append((run.outcome, search.expanded, search.keys_spilled))
+    (refused, walked, none_spilled), (spilled, walked_too, some_spilled) = outcomes
+    assert refused is spilled is Outcome.EXHAUSTED and walked == walked_too
+    assert none_spilled == 0 and some_spilled > 0
 
 
 @pytest.mark.parametrize("number", [2, 3])

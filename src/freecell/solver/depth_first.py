@@ -55,6 +55,11 @@ class Walkable(Protocol[S, M, T]):
 # How many levels of the path make a block (see DepthFirst).
 _BLOCK: Final = 256
 
+# What moving a key to disk is taken to cost: sorting it, storing it and marking it in
+# the filter. Measured 3.3 us a key (a million keys of 54 bytes, compiled); twice that,
+# for a slower machine or a busy disk.
+SPILL_SECONDS_PER_KEY: Final = 6.6e-6
+
 
 class DepthFirst(Generic[S, M, T]):
     """Visit every state reachable from ``start``, each canonical key once, depth first,
@@ -84,10 +89,13 @@ class DepthFirst(Generic[S, M, T]):
         spill: bool = False,
         spill_at: int | None = None,
         block: int = _BLOCK,
+        spill_seconds_per_key: float = SPILL_SECONDS_PER_KEY,
     ) -> None:
         """``spill``: spill the keys to disk near the memory limit rather than stop;
         ``spill_at``: spill once that many keys are in memory, whatever the memory;
-        ``block``: how many levels of the path make a block (the tests make it small)."""
+        ``block``: how many levels of the path make a block (the tests make it small);
+        ``spill_seconds_per_key``: what moving a key to disk is taken to cost, so that a
+        spill the time left cannot pay for is not begun (the tests make it large)."""
         self.problem = problem
         self.block = block
         self.blocks_remade = 0
@@ -97,6 +105,7 @@ class DepthFirst(Generic[S, M, T]):
         self.spilled: SpilledKeys | None = None
         self.keep: int | None = None  # once spilling: how many keys to gather in memory
         self.keys_spilled = 0
+        self.spill_seconds_per_key = spill_seconds_per_key
         self.seen: set[bytes] = {problem.key(start)}
         # The path, levels 0 (the start) to depth - 1: chosen[level] is the index, in
         # its parent's moves, of the move that led to it (chosen[0] is unused);
@@ -254,21 +263,25 @@ class DepthFirst(Generic[S, M, T]):
                 and gathered >= _LEAST_SPILLED
                 and budget.memory_short(gathered, reserve=_SPILL_RESERVE)
             )
-        return due and self._move_keys_to_disk()
+        return due and self._move_keys_to_disk(budget)
 
     def _spill_instead(self, budget: Budget) -> bool:
         """The budget is spent: if only for memory, and this search may spill keys worth
         spilling, spill them and give the memory back; whether it did."""
         if not (self.spill and budget.for_memory and len(self.seen) >= _LEAST_SPILLED):
             return False
-        if not self._move_keys_to_disk():
+        if not self._move_keys_to_disk(budget):
             return False
         budget.relieve()
         return True
 
-    def _move_keys_to_disk(self) -> bool:
+    def _move_keys_to_disk(self, budget: Budget) -> bool:
         """Move the keys in memory to the file (made at the first spill); False where
-        there is no sqlite3."""
+        there is no sqlite3, or when the time left would not pay for it (a spill is one
+        long call, with no look at the clock: four million keys take about 13 s here),
+        so that the search stops at its time limit rather than well past it."""
+        if not budget.has_time_for(len(self.seen) * self.spill_seconds_per_key):
+            return False
         if self.spilled is None:
             try:
                 self.spilled = SpilledKeys()
@@ -297,9 +310,11 @@ _SPILL_RESERVE: Final = 24_000_000
 
 
 class SpilledKeys:
-    """A set of keys in an SQLite file of its own, in a temporary directory, with a Bloom
-    filter in memory in front of it: a key never spilled is nearly always told apart
-    without reading the file (most keys a search asks about are new)."""
+    """A set of keys in an SQLite file of its own, in a temporary directory, with Bloom
+    filters in memory in front of it: a key never spilled is nearly always told apart
+    without reading the file (most keys a search asks about are new). Each spill has a
+    filter of its own, sized for its keys, so a spill marks only the keys it stores and
+    never reads back the ones stored before."""
 
     def __init__(self) -> None:
         import sqlite3  # only here: not every Python has it
@@ -311,54 +326,53 @@ class SpilledKeys:
             self.db.execute(f"PRAGMA {pragma}")
         self.db.execute("CREATE TABLE seen (key BLOB PRIMARY KEY) WITHOUT ROWID")
         self.count = 0
-        self.bits = 0  # the filter's size in bits, a power of two
-        self.filter = bytearray()
+        # One (mask, bits) per spill: the filter's size in bits (a power of two) less one.
+        self.filters: list[tuple[int, bytearray]] = []
+
+    @property
+    def bits(self) -> int:
+        """The filters' size in bits, in all."""
+        return sum(mask + 1 for mask, _ in self.filters)
 
     def add_all(self, keys: Collection[bytes]) -> None:
+        """Store ``keys``, none of which is stored yet (each was looked for first)."""
+        if not keys:
+            return
         # Sorted: inserted in key order, the B-tree is written page after page.
         self.db.executemany("INSERT OR IGNORE INTO seen VALUES (?)", zip(sorted(keys)))
         self.db.commit()
-        self.count += len(keys)  # none of them was here: each was looked for first
-        if self.count * _BITS_PER_KEY > self.bits:
-            self._refilter()  # every key, the ones just stored too
-        else:
-            for key in keys:
-                self._mark(key)
+        self.count += len(keys)
+        size = 1 << (2 * len(keys) * _BITS_PER_KEY - 1).bit_length()
+        mask, bits = size - 1, bytearray(size >> 3)
+        for key in keys:
+            whole = hash(key) & 0xFFFF_FFFF_FFFF_FFFF
+            first, step = whole & 0xFFFF_FFFF, (whole >> 32) | 1
+            for probe in range(_PROBES):
+                bit = (first + probe * step) & mask
+                bits[bit >> 3] |= 1 << (bit & 7)
+        self.filters.append((mask, bits))
 
-    def _refilter(self) -> None:
-        """A filter twice the size the keys stored need now, and every key marked in it."""
-        self.bits = 1 << (2 * self.count * _BITS_PER_KEY).bit_length()
-        self.filter = bytearray(self.bits >> 3)
-        for (key,) in self.db.execute("SELECT key FROM seen"):
-            self._mark(key)
-
-    def _probes(self, key: bytes) -> list[int]:
+    def __contains__(self, key: bytes) -> bool:
         # Double hashing: the probes h1 + i * h2 from the two halves of the key's hash
         # (Python's hash of bytes: salted per process, which is all a filter needs).
         whole = hash(key) & 0xFFFF_FFFF_FFFF_FFFF
         first, step = whole & 0xFFFF_FFFF, (whole >> 32) | 1
-        mask = self.bits - 1
-        return [(first + probe * step) & mask for probe in range(_PROBES)]
-
-    def _mark(self, key: bytes) -> None:
-        bits = self.filter
-        for bit in self._probes(key):
-            bits[bit >> 3] |= 1 << (bit & 7)
-
-    def __contains__(self, key: bytes) -> bool:
-        bits = self.filter
-        for bit in self._probes(key):
-            if not bits[bit >> 3] & (1 << (bit & 7)):
-                return False
-        return self.db.execute("SELECT 1 FROM seen WHERE key = ?", (key,)).fetchone() is not None
+        for mask, bits in self.filters:
+            for probe in range(_PROBES):
+                bit = (first + probe * step) & mask
+                if not bits[bit >> 3] & (1 << (bit & 7)):
+                    break
+            else:  # this spill may hold it: the file tells
+                return self.db.execute("SELECT 1 FROM seen WHERE key = ?", (key,)).fetchone() is not None
+        return False
 
     def close(self) -> None:
         self.db.close()
         self.directory.cleanup()
 
 
-# The Bloom filter: 16 to 64 bits a key (it doubles when it would fall below 16) and 4
-# probes. A key never stored is read from the file about 1 time in 400 at 16 bits a key,
-# 1 in 5,000 at 32.
+# The Bloom filters: 32 to 64 bits a key (twice 16, rounded up to a power of two) and 4
+# probes. A key never stored is read from the file about 1 time in 5,000 for each spill
+# (at 32 bits a key).
 _BITS_PER_KEY: Final = 16
 _PROBES: Final = 4

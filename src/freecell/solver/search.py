@@ -243,10 +243,19 @@ class Budget:
             if self.memory is not None and grown >= self.memory:
                 self.for_memory = True
                 return True
+        return not self._ends_in_time(0.0, grown)
+
+    def has_time_for(self, seconds: float) -> bool:
+        """Whether ``seconds`` more of work, then the freeing of what the search made
+        (as grown at the last reading), would still end before the deadline (always,
+        without a time limit)."""
+        return self._ends_in_time(seconds, self.grown)
+
+    def _ends_in_time(self, seconds: float, grown: int) -> bool:
         if self.deadline is None:
-            return False
+            return True
         freeing = grown * FREEING_SECONDS_PER_BYTE - _LATE_BY
-        return time.perf_counter() + max(freeing, 0.0) >= self.deadline
+        return time.perf_counter() + seconds + max(freeing, 0.0) < self.deadline
 
     def memory_short(self, stored: int, *, reserve: int) -> bool:
         """Whether the process, now that ``stored`` positions are remembered, is within
