@@ -357,6 +357,27 @@ def test_in_bakers_game_a_loss_is_proven_without_restarts(monkeypatch: pytest.Mo
     assert begun[-1] == TIGHT_FINAL.path_weight
 
 
+@pytest.mark.parametrize("name", ["standard", "app"])
+def test_a_win_that_needs_a_card_kept_from_home_is_found_by_the_late_search(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deal 16322 with two cells is won, but only by keeping in play a card that the
+    eager searches send home: TIGHT_FINAL's alternating search wanders (more than 10
+    million positions, standard and app, without a win) and the proof behind it would
+    take longer still. LATE, taking turns with the proof, wins it within 60,000
+    positions. With the proof begun at once (a handover at 2,000 positions), the solve
+    ends in a win whose moves replay; without LATE it is still at its limit of 250,000."""
+    rules = find_rules(name, cells=2)
+    position = Deal(rules, 16322).position()
+    monkeypatch.setattr(solving, "TIGHT_HANDOVER", 2_000)
+    limit = SearchLimit(positions=250_000)
+    result = solve(position, rules, limit=limit)
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(position, rules, result.moves)
+    monkeypatch.setattr(solving, "LATE", None)
+    assert solve(position, rules, limit=limit).status is SolveStatus.LIMIT_REACHED
+
+
 @given(st.lists(st.integers(-(10**9), 10**6), min_size=1, max_size=60))
 def test_a_frontier_takes_the_lowest_priority_first_and_among_equals_the_newest(priorities: list[int]) -> None:
     """A frontier entry is one int: ints sorted come in the order of their priorities,

@@ -28,7 +28,9 @@ or two. Once the restarts are spent, it runs on to its end:
 
 Under every ruleset, past half the memory limit the last search gives way to a proof
 over the same problem that goes depth first (:mod:`~freecell.solver.depth_first`),
-keeping only keys, and near the limit with its keys on disk.
+keeping only keys, and near the limit with its keys on disk. In a tight game it gives
+way also after :data:`TIGHT_HANDOVER` positions, and a last capped search for the rare
+win that needs a card kept from home takes turns with the proof (see :data:`LATE`).
 
 With one or two cells, and in Baker's Game, the last search weighs cells more and its
 path more, and runs alone: there the restarts won nothing it did not (see
@@ -180,6 +182,21 @@ TIGHT_HANDOVER: Final = 200_000
 # app 1 cell, seed 13, unknown 12 -> 15, proofs 1.43x. The two rankings as two searches
 # taking turns (each its own positions) did worse held out: proofs cost twice.
 TWO_CELL_FINAL: Final = replace(TIGHT_FINAL, also=(34, 12))
+# In a tight game, once TIGHT_FINAL has given way to the depth-first proof, this search
+# takes turns with the proof, LATE_SLICE positions at a time against twice as many of
+# the proof's (a position costs it about twice as much), until its cap. Not eager, it
+# keeps in play a card that every eager search sends home, and a few wins need that
+# card there as a place for another; cells weigh more than in any other search, and
+# ordered runs stay whole (in the fast problem, as the eager searches keep them). Chosen
+# on the deals that the alternating search did not decide in 60 s (standard 2 cells,
+# 19671, 21595, 29987) or 30 s (16322, standard and app): each won within 60,000
+# positions, at most 0.7 s (without whole runs within 200,000; with the portfolio's
+# weights, cells 40, within 255,000). None of these won any of 19678, 20792, 21779,
+# 25264, 25360, 26124, 27738 or 29577 within 200,000. It runs only once the proof has
+# begun (past TIGHT_HANDOVER positions or half the memory), which the deals decided in
+# play seldom reach, and costs a longer proof its 100,000 positions, about 1.5 s here.
+LATE: Final = Strategy(Weights(cell=60), 4, 100_000, whole_runs=True)
+LATE_SLICE: Final = 20_000
 # After the portfolio (see _decide()): FINAL in slices, each followed by a restart.
 # The noisy ones take turns among three weightings. On 52 deals of 1-32000 that were slow
 # before: no restarts 21.7 s CPU in all and 4 deals over 1 s; six restarts of 2,000
@@ -335,6 +352,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             final=(TWO_CELL_FINAL if rules.cells == 2 else TIGHT_FINAL) if tight else FINAL,
             restarts=() if tight else RESTARTS,
             hand_over_at=TIGHT_HANDOVER * scale if tight else None,
+            late=LATE if tight else None,
         )
 
     moves: list[str] = []
@@ -417,6 +435,7 @@ def _decide(
     final: Strategy,
     restarts: tuple[Strategy, ...],
     hand_over_at: int | None,
+    late: Strategy | None = None,
 ) -> tuple[list[Step] | None, SolveStatus]:
     """After the portfolio: ``final`` (:data:`FINAL`, or :data:`TIGHT_FINAL`), the
     search that runs to its end (which alone can prove a loss), taking turns slice by
@@ -431,18 +450,24 @@ def _decide(
     keeping only keys, and near the limit spills them to disk (app 2 cells, deal 140,
     took 2.38 GB best first): a proof goes on where best first would stop for memory.
     It gives way too once it has expanded ``hand_over_at`` positions (a tight game: see
-    :data:`TIGHT_HANDOVER`).
+    :data:`TIGHT_HANDOVER`). From then on ``late`` (:data:`LATE`), if given, takes turns
+    with the proof, slice by slice, until its cap: a search for the rare win that needs
+    a card the other searches send home.
     """
     ending = begin(final, complete=takes_back)
     waiting = list(restarts)
+    behind: _Search | None = None  # the late search, while it takes turns with the proof
     while not budget.exhausted(0):
         # A slice at a time while restarts are left, each followed by one restart: a
         # loss proven in a few slices pays for as many restarts only. Under a memory
         # limit or a handover count, best first runs in slices to the end too, to give
         # way in time.
         depth_first = isinstance(ending.search, DepthFirst)
-        sliced = waiting or (not depth_first and (budget.memory is not None or hand_over_at is not None))
-        run = ending.search.run(budget, SLICE * scale if sliced else None)
+        if behind is not None:
+            run = ending.search.run(budget, 2 * LATE_SLICE * scale)  # about the late slice's time
+        else:
+            sliced = waiting or (not depth_first and (budget.memory is not None or hand_over_at is not None))
+            run = ending.search.run(budget, SLICE * scale if sliced else None)
         if run.outcome is Outcome.FOUND:
             return _winning_steps(ending.problem, ending.first, run), SolveStatus.SOLVED
         if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
@@ -455,6 +480,23 @@ def _decide(
             del ending, run  # its memory goes to the proof
             ending = begin(final, complete=takes_back, depth_first=True)
             waiting.clear()
+            # Where memory is still short once best first is freed, the proof has it all.
+            if late is not None and not budget.memory_short(0, reserve=(budget.memory or 0) // 2):
+                behind = begin(late)
+        elif behind is not None:
+            assert late is not None
+            run = behind.search.run(budget, LATE_SLICE * scale)
+            if run.outcome is Outcome.FOUND:
+                return _winning_steps(behind.problem, behind.first, run), SolveStatus.SOLVED
+            if budget.for_memory:
+                behind = None  # the proof gets its memory back, and goes on (it may spill)
+                budget.relieve()
+            elif (
+                run.outcome is Outcome.EXHAUSTED  # whole runs: no proof
+                or behind.search.expanded >= (late.cap or 0) * scale
+                or budget.memory_short(0, reserve=(budget.memory or 0) // 4)
+            ):
+                behind = None  # spent, or its memory is wanted by the proof
         elif waiting:
             strategy = waiting.pop(0)
             restart = begin(strategy)
