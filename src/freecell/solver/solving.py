@@ -29,8 +29,8 @@ or two. Once the restarts are spent, it runs on to its end:
 Under every ruleset, past half the memory limit the last search gives way to a proof
 over the same problem that goes depth first (:mod:`~freecell.solver.depth_first`),
 keeping only keys, and near the limit with its keys on disk. In a tight game it gives
-way also after :data:`TIGHT_HANDOVER` positions, and a last capped search for the rare
-win that needs a card kept from home takes turns with the proof (see :data:`LATE`).
+way also after :data:`TIGHT_HANDOVER` positions, and a few capped searches for the
+rare wins the last search wanders past take turns with the proof (see :data:`LATE_PLAN`).
 
 With one or two cells, and in Baker's Game, the last search weighs cells more and its
 path more, and runs alone: there the restarts won nothing it did not (see
@@ -196,6 +196,11 @@ TWO_CELL_FINAL: Final = replace(TIGHT_FINAL, also=(34, 12))
 # begun (past TIGHT_HANDOVER positions or half the memory), which the deals decided in
 # play seldom reach, and costs a longer proof its 100,000 positions, about 1.5 s here.
 LATE: Final = Strategy(Weights(cell=60), 4, 100_000, whole_runs=True)
+# After LATE, the restarts of the four-cell game, each with room for 5,000 positions:
+# they win 23487 (the third, in 3,849 positions) and 209 (the sixth, in 4,681), which
+# the census left at 60 s and fc-solve's tea-for-two solves. 45,000 positions more for
+# a proof past the handover.
+LATE_ROOM: Final = 5_000
 LATE_SLICE: Final = 20_000
 # After the portfolio (see _decide()): FINAL in slices, each followed by a restart.
 # The noisy ones take turns among three weightings. On 52 deals of 1-32000 that were slow
@@ -233,6 +238,9 @@ RESTARTS: Final = (
     *_NOISY[1:],
     Strategy(replace(_OPEN_RUNS, shortest=25), 8, 2_000, eager=True),
 )
+# What takes turns with the depth-first proof in a tight game (see _decide()): LATE, then
+# the restarts with LATE_ROOM each.
+LATE_PLAN: Final = (LATE, *(replace(strategy, cap=LATE_ROOM) for strategy in RESTARTS))
 # The searches for a shorter solution, each bounded by the best length so far: beams
 # over the eager problem. On Microsoft deals 1-100 the first found 28.3 moves on average
 # and the second, with other weights, brought it to 27.6 (weighted A* with path weights
@@ -352,7 +360,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             final=(TWO_CELL_FINAL if rules.cells == 2 else TIGHT_FINAL) if tight else FINAL,
             restarts=() if tight else RESTARTS,
             hand_over_at=TIGHT_HANDOVER * scale if tight else None,
-            late=LATE if tight else None,
+            late=LATE_PLAN if tight else (),
         )
 
     moves: list[str] = []
@@ -435,7 +443,7 @@ def _decide(
     final: Strategy,
     restarts: tuple[Strategy, ...],
     hand_over_at: int | None,
-    late: Strategy | None = None,
+    late: tuple[Strategy, ...] = (),
 ) -> tuple[list[Step] | None, SolveStatus]:
     """After the portfolio: ``final`` (:data:`FINAL`, or :data:`TIGHT_FINAL`), the
     search that runs to its end (which alone can prove a loss), taking turns slice by
@@ -450,13 +458,14 @@ def _decide(
     keeping only keys, and near the limit spills them to disk (app 2 cells, deal 140,
     took 2.38 GB best first): a proof goes on where best first would stop for memory.
     It gives way too once it has expanded ``hand_over_at`` positions (a tight game: see
-    :data:`TIGHT_HANDOVER`). From then on ``late`` (:data:`LATE`), if given, takes turns
-    with the proof, slice by slice, until its cap: a search for the rare win that needs
-    a card the other searches send home.
+    :data:`TIGHT_HANDOVER`). From then on the searches of ``late`` (:data:`LATE_PLAN`)
+    take turns with the proof, one after the other, slice by slice, each until its cap:
+    searches for the rare wins that the last search wanders past.
     """
     ending = begin(final, complete=takes_back)
     waiting = list(restarts)
-    behind: _Search | None = None  # the late search, while it takes turns with the proof
+    behind: _Search | None = None  # a late search, while it takes turns with the proof
+    behind_strategy, later = FINAL, list(late)  # its strategy, and those still to come
     while not budget.exhausted(0):
         # A slice at a time while restarts are left, each followed by one restart: a
         # loss proven in a few slices pays for as many restarts only. Under a memory
@@ -464,7 +473,8 @@ def _decide(
         # way in time.
         depth_first = isinstance(ending.search, DepthFirst)
         if behind is not None:
-            run = ending.search.run(budget, 2 * LATE_SLICE * scale)  # about the late slice's time
+            # About the time of the late search's next slice.
+            run = ending.search.run(budget, 2 * min(LATE_SLICE, behind_strategy.cap or LATE_SLICE) * scale)
         else:
             sliced = waiting or (not depth_first and (budget.memory is not None or hand_over_at is not None))
             run = ending.search.run(budget, SLICE * scale if sliced else None)
@@ -481,22 +491,26 @@ def _decide(
             ending = begin(final, complete=takes_back, depth_first=True)
             waiting.clear()
             # Where memory is still short once best first is freed, the proof has it all.
-            if late is not None and not budget.memory_short(0, reserve=(budget.memory or 0) // 2):
-                behind = begin(late)
+            if late and not budget.memory_short(0, reserve=(budget.memory or 0) // 2):
+                behind_strategy, *later = late
+                behind = begin(behind_strategy)
         elif behind is not None:
-            assert late is not None
-            run = behind.search.run(budget, LATE_SLICE * scale)
+            room = (behind_strategy.cap or 0) * scale - behind.search.expanded
+            run = behind.search.run(budget, min(LATE_SLICE * scale, room))
             if run.outcome is Outcome.FOUND:
                 return _winning_steps(behind.problem, behind.first, run), SolveStatus.SOLVED
             if budget.for_memory:
                 behind = None  # the proof gets its memory back, and goes on (it may spill)
                 budget.relieve()
-            elif (
-                run.outcome is Outcome.EXHAUSTED  # whole runs: no proof
-                or behind.search.expanded >= (late.cap or 0) * scale
-                or budget.memory_short(0, reserve=(budget.memory or 0) // 4)
-            ):
-                behind = None  # spent, or its memory is wanted by the proof
+            elif budget.memory_short(0, reserve=(budget.memory or 0) // 4):
+                behind = None  # its memory is wanted by the proof
+            elif run.outcome is Outcome.EXHAUSTED or behind.search.expanded >= (behind_strategy.cap or 0) * scale:
+                # Spent (eager, or whole runs: no proof): the next one, if any.
+                del behind, run
+                behind = None
+                if later:
+                    behind_strategy, *later = later
+                    behind = begin(behind_strategy)
         elif waiting:
             strategy = waiting.pop(0)
             restart = begin(strategy)
