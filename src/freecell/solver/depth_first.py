@@ -345,18 +345,14 @@ class SpilledKeys:
         size = 1 << (2 * len(keys) * _BITS_PER_KEY - 1).bit_length()
         mask, bits = size - 1, bytearray(size >> 3)
         for key in keys:
-            whole = hash(key) & 0xFFFF_FFFF_FFFF_FFFF
-            first, step = whole & 0xFFFF_FFFF, (whole >> 32) | 1
+            first, step = _hash_halves(key)
             for probe in range(_PROBES):
                 bit = (first + probe * step) & mask
                 bits[bit >> 3] |= 1 << (bit & 7)
         self.filters.append((mask, bits))
 
     def __contains__(self, key: bytes) -> bool:
-        # Double hashing: the probes h1 + i * h2 from the two halves of the key's hash
-        # (Python's hash of bytes: salted per process, which is all a filter needs).
-        whole = hash(key) & 0xFFFF_FFFF_FFFF_FFFF
-        first, step = whole & 0xFFFF_FFFF, (whole >> 32) | 1
+        first, step = _hash_halves(key)
         for mask, bits in self.filters:
             for probe in range(_PROBES):
                 bit = (first + probe * step) & mask
@@ -376,3 +372,11 @@ class SpilledKeys:
 # (at 32 bits a key).
 _BITS_PER_KEY: Final = 16
 _PROBES: Final = 4
+
+
+def _hash_halves(key: bytes) -> tuple[int, int]:
+    """The two halves of ``key``'s hash, for double hashing: a filter's probes are
+    first + i * step (Python's hash of bytes: salted per process, which is all a filter
+    needs)."""
+    whole = hash(key) & 0xFFFF_FFFF_FFFF_FFFF
+    return whole & 0xFFFF_FFFF, (whole >> 32) | 1
