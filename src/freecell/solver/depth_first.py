@@ -95,7 +95,7 @@ class DepthFirst(Generic[S, M, T]):
         ``spill_at``: spill once that many keys are in memory, whatever the memory;
         ``block``: how many levels of the path make a block (the tests make it small);
         ``spill_seconds_per_key``: what moving a key to disk is taken to cost, so that a
-        spill the time left cannot pay for is not begun (the tests make it large)."""
+        spill moves only as many keys as the time left pays for (the tests make it large)."""
         self.problem = problem
         self.block = block
         self.blocks_remade = 0
@@ -276,12 +276,23 @@ class DepthFirst(Generic[S, M, T]):
         return True
 
     def _move_keys_to_disk(self, budget: Budget) -> bool:
-        """Move the keys in memory to the file (made at the first spill); False where
-        there is no sqlite3, or when the time left would not pay for it (a spill is one
-        long call, with no look at the clock: four million keys take about 13 s here),
-        so that the search stops at its time limit rather than well past it."""
-        if not budget.has_time_for(len(self.seen) * self.spill_seconds_per_key):
-            return False
+        """Move the keys in memory to the file (made at the first spill), or as many of
+        them as the time left pays for (a spill is one long call, with no look at the
+        clock: four million keys take about 13 s here, and more when the filter is made
+        again), so that the search stops at its time limit rather than well past it;
+        whether any moved. None move where there is no sqlite3, nor when the time left
+        pays for fewer than are worth a spill."""
+        count = len(self.seen)
+        seconds = budget.seconds_left()
+        if seconds is not None:
+            affordable = int(seconds / self.spill_seconds_per_key)  # keys stored, or read back
+            count = min(count, affordable)
+            spilled = self.spilled
+            if spilled is None or spilled.remakes_filter(count):  # the first spill makes it
+                stored = 0 if spilled is None else spilled.count
+                count = min(count, (affordable - stored) // 2)  # these and those stored, read back
+            if count < len(self.seen) and count < _LEAST_SPILLED:
+                return False
         if self.spilled is None:
             try:
                 self.spilled = SpilledKeys()
@@ -289,9 +300,12 @@ class DepthFirst(Generic[S, M, T]):
                 self.spill = False
                 return False
             self.keep = len(self.seen) // 2
-        self.spilled.add_all(self.seen)
-        self.keys_spilled += len(self.seen)
-        self.seen.clear()  # the same set: the search holds it
+        if count == len(self.seen):
+            self.spilled.add_all(self.seen)
+            self.seen.clear()  # the same set: the search holds it
+        else:  # any of them: each key is kept exactly, in memory or on disk
+            self.spilled.add_all([self.seen.pop() for _ in range(count)])
+        self.keys_spilled += count
         return True
 
     def close(self) -> None:
@@ -310,11 +324,11 @@ _SPILL_RESERVE: Final = 24_000_000
 
 
 class SpilledKeys:
-    """A set of keys in an SQLite file of its own, in a temporary directory, with Bloom
-    filters in memory in front of it: a key never spilled is nearly always told apart
-    without reading the file (most keys a search asks about are new). Each spill has a
-    filter of its own, sized for its keys, so a spill marks only the keys it stores and
-    never reads back the ones stored before."""
+    """A set of keys in an SQLite file of its own, in a temporary directory, with a Bloom
+    filter in memory in front of it: a key never spilled is nearly always told apart
+    without reading the file (most keys a search asks about are new). One filter for
+    every key, so a look costs the same after a hundred spills as after one; it is made
+    again, from the file, when the keys outgrow it (see :meth:`remakes_filter`)."""
 
     def __init__(self) -> None:
         import sqlite3  # only here: not every Python has it
@@ -326,53 +340,67 @@ class SpilledKeys:
             self.db.execute(f"PRAGMA {pragma}")
         self.db.execute("CREATE TABLE seen (key BLOB PRIMARY KEY) WITHOUT ROWID")
         self.count = 0
-        # One (mask, bits) per spill: the filter's size in bits (a power of two) less one.
-        self.filters: list[tuple[int, bytearray]] = []
+        self.bits = 0  # the filter's size in bits, a power of two
+        self.filter = bytearray()
 
-    @property
-    def bits(self) -> int:
-        """The filters' size in bits, in all."""
-        return sum(mask + 1 for mask, _ in self.filters)
+    def remakes_filter(self, adding: int) -> bool:
+        """Whether adding ``adding`` keys makes the filter again: then every key stored
+        is read back from the file, as long again as storing them."""
+        return (self.count + adding) * _BITS_PER_KEY > self.bits
 
     def add_all(self, keys: Collection[bytes]) -> None:
         """Store ``keys``, none of which is stored yet (each was looked for first)."""
-        if not keys:
-            return
         # Sorted: inserted in key order, the B-tree is written page after page.
         self.db.executemany("INSERT OR IGNORE INTO seen VALUES (?)", zip(sorted(keys)))
         self.db.commit()
+        remake = self.remakes_filter(len(keys))
         self.count += len(keys)
-        size = 1 << (2 * len(keys) * _BITS_PER_KEY - 1).bit_length()
-        mask, bits = size - 1, bytearray(size >> 3)
-        for key in keys:
-            whole = hash(key) & 0xFFFF_FFFF_FFFF_FFFF
-            first, step = whole & 0xFFFF_FFFF, (whole >> 32) | 1
-            for probe in range(_PROBES):
-                bit = (first + probe * step) & mask
-                bits[bit >> 3] |= 1 << (bit & 7)
-        self.filters.append((mask, bits))
+        if remake:
+            self._refilter()  # every key, the ones just stored too
+        else:
+            for key in keys:
+                self._mark(key)
+
+    def _refilter(self) -> None:
+        """A filter twice the size the keys stored need now, and every key marked in it."""
+        self.bits = 1 << (2 * self.count * _BITS_PER_KEY).bit_length()
+        self.filter = bytearray(self.bits >> 3)
+        for (key,) in self.db.execute("SELECT key FROM seen"):
+            self._mark(key)
+
+    def _mark(self, key: bytes) -> None:
+        first, step = _hash_halves(key)
+        bits, mask = self.filter, self.bits - 1
+        for probe in range(_PROBES):
+            bit = (first + probe * step) & mask
+            bits[bit >> 3] |= 1 << (bit & 7)
 
     def __contains__(self, key: bytes) -> bool:
-        # Double hashing: the probes h1 + i * h2 from the two halves of the key's hash
-        # (Python's hash of bytes: salted per process, which is all a filter needs).
-        whole = hash(key) & 0xFFFF_FFFF_FFFF_FFFF
-        first, step = whole & 0xFFFF_FFFF, (whole >> 32) | 1
-        for mask, bits in self.filters:
-            for probe in range(_PROBES):
-                bit = (first + probe * step) & mask
-                if not bits[bit >> 3] & (1 << (bit & 7)):
-                    break
-            else:  # this spill may hold it: the file tells
-                return self.db.execute("SELECT 1 FROM seen WHERE key = ?", (key,)).fetchone() is not None
-        return False
+        first, step = _hash_halves(key)
+        bits, mask = self.filter, self.bits - 1
+        for probe in range(_PROBES):
+            bit = (first + probe * step) & mask
+            if not bits[bit >> 3] & (1 << (bit & 7)):
+                return False
+        return self.db.execute("SELECT 1 FROM seen WHERE key = ?", (key,)).fetchone() is not None
 
     def close(self) -> None:
         self.db.close()
         self.directory.cleanup()
 
 
-# The Bloom filters: 32 to 64 bits a key (twice 16, rounded up to a power of two) and 4
-# probes. A key never stored is read from the file about 1 time in 5,000 for each spill
-# (at 32 bits a key).
+# The Bloom filter: 16 to 64 bits a key (it doubles when it would fall below 16) and 4
+# probes. A key never stored is read from the file about 1 time in 400 at 16 bits a key,
+# 1 in 5,000 at 32. (A filter per spill, tried, made the filter cheap to grow but every
+# look as dear as the spills were many: app 2 cells, deal 140 at 60 MB, spilling again
+# and again, walked half as many positions in its 20 s.)
 _BITS_PER_KEY: Final = 16
 _PROBES: Final = 4
+
+
+def _hash_halves(key: bytes) -> tuple[int, int]:
+    """The two halves of ``key``'s hash, for double hashing: a filter's probes are
+    first + i * step (Python's hash of bytes: salted per process, which is all a filter
+    needs)."""
+    whole = hash(key) & 0xFFFF_FFFF_FFFF_FFFF
+    return whole & 0xFFFF_FFFF, (whole >> 32) | 1

@@ -243,19 +243,17 @@ class Budget:
             if self.memory is not None and grown >= self.memory:
                 self.for_memory = True
                 return True
-        return not self._ends_in_time(0.0, grown)
-
-    def has_time_for(self, seconds: float) -> bool:
-        """Whether ``seconds`` more of work, then the freeing of what the search made
-        (as grown at the last reading), would still end before the deadline (always,
-        without a time limit)."""
-        return self._ends_in_time(seconds, self.grown)
-
-    def _ends_in_time(self, seconds: float, grown: int) -> bool:
         if self.deadline is None:
-            return True
+            return False
         freeing = grown * FREEING_SECONDS_PER_BYTE - _LATE_BY
-        return time.perf_counter() + seconds + max(freeing, 0.0) < self.deadline
+        return time.perf_counter() + max(freeing, 0.0) >= self.deadline
+
+    def seconds_left(self) -> float | None:
+        """How much work may still be done before the deadline, the freeing of what the
+        search made (as grown at the last reading) left room for (None: no time limit)."""
+        if self.deadline is None:
+            return None
+        return self.deadline - time.perf_counter() - max(self.grown * FREEING_SECONDS_PER_BYTE - _LATE_BY, 0.0)
 
     def memory_short(self, stored: int, *, reserve: int) -> bool:
         """Whether the process, now that ``stored`` positions are remembered, is within

@@ -64,6 +64,7 @@ from freecell.solver.beam import Beam, beam_search
 from freecell.solver.board import FreeCellProblem, State, Step, Steps, Weights, cards_in_cells, step_cost
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import (
+    BYTES_PER_POSITION,
     Alternating,
     BestFirst,
     Budget,
@@ -194,7 +195,8 @@ TWO_CELL_FINAL: Final = replace(TIGHT_FINAL, also=(34, 12))
 # weights, cells 40, within 255,000). None of these won any of 19678, 20792, 21779,
 # 25264, 25360, 26124, 27738 or 29577 within 200,000. It runs only once the proof has
 # begun (past TIGHT_HANDOVER positions or half the memory), which the deals decided in
-# play seldom reach, and costs a longer proof its 100,000 positions, about 1.5 s here.
+# play seldom reach, and costs a longer proof its 100,000 positions (app 2 cells, seed 53,
+# 30 s: the longest proof, 19151, 18.45 -> 19.00 s CPU).
 LATE: Final = Strategy(Weights(cell=60), 4, 100_000, whole_runs=True)
 # After LATE, the restarts of the four-cell game, each with room for 5,000 positions:
 # they win 23487 (the third, in 3,849 positions) and 209 (the sixth, in 4,681), which
@@ -464,8 +466,23 @@ def _decide(
     """
     ending = begin(final, complete=takes_back)
     waiting = list(restarts)
+    later = list(late)  # the late searches not begun yet
     behind: _Search | None = None  # a late search, while it takes turns with the proof
-    behind_strategy, later = FINAL, list(late)  # its strategy, and those still to come
+    behind_cap = 0  # its cap on positions
+
+    def begin_late() -> tuple[_Search | None, int]:
+        """The next late search and its cap, if any is left and the memory left holds
+        it (what it frees may stay with the process, and the proof would find its own
+        memory short ever after: app 2 cells, deal 140, at 60 MB)."""
+        if not later:
+            return None, 0
+        strategy = later.pop(0)
+        cap = (strategy.cap or 0) * scale
+        if budget.memory_short(0, reserve=max((budget.memory or 0) // 4, cap * BYTES_PER_POSITION)):
+            later.clear()  # the proof has the memory left
+            return None, 0
+        return begin(strategy), cap
+
     while not budget.exhausted(0):
         # A slice at a time while restarts are left, each followed by one restart: a
         # loss proven in a few slices pays for as many restarts only. Under a memory
@@ -474,7 +491,7 @@ def _decide(
         depth_first = isinstance(ending.search, DepthFirst)
         if behind is not None:
             # About the time of the late search's next slice.
-            run = ending.search.run(budget, 2 * min(LATE_SLICE, behind_strategy.cap or LATE_SLICE) * scale)
+            run = ending.search.run(budget, 2 * min(LATE_SLICE * scale, behind_cap))
         else:
             sliced = waiting or (not depth_first and (budget.memory is not None or hand_over_at is not None))
             run = ending.search.run(budget, SLICE * scale if sliced else None)
@@ -490,13 +507,9 @@ def _decide(
             del ending, run  # its memory goes to the proof
             ending = begin(final, complete=takes_back, depth_first=True)
             waiting.clear()
-            # Where memory is still short once best first is freed, the proof has it all.
-            if late and not budget.memory_short(0, reserve=(budget.memory or 0) // 2):
-                behind_strategy, *later = late
-                behind = begin(behind_strategy)
+            behind, behind_cap = begin_late()
         elif behind is not None:
-            room = (behind_strategy.cap or 0) * scale - behind.search.expanded
-            run = behind.search.run(budget, min(LATE_SLICE * scale, room))
+            run = behind.search.run(budget, min(LATE_SLICE * scale, behind_cap - behind.search.expanded))
             if run.outcome is Outcome.FOUND:
                 return _winning_steps(behind.problem, behind.first, run), SolveStatus.SOLVED
             if budget.for_memory:
@@ -504,13 +517,10 @@ def _decide(
                 budget.relieve()
             elif budget.memory_short(0, reserve=(budget.memory or 0) // 4):
                 behind = None  # its memory is wanted by the proof
-            elif run.outcome is Outcome.EXHAUSTED or behind.search.expanded >= (behind_strategy.cap or 0) * scale:
+            elif run.outcome is Outcome.EXHAUSTED or behind.search.expanded >= behind_cap:
                 # Spent (eager, or whole runs: no proof): the next one, if any.
                 del behind, run
-                behind = None
-                if later:
-                    behind_strategy, *later = later
-                    behind = begin(behind_strategy)
+                behind, behind_cap = begin_late()
         elif waiting:
             strategy = waiting.pop(0)
             restart = begin(strategy)
