@@ -1,4 +1,5 @@
-"""Short solutions: ``solve(..., short=True)``, its beam searches and ``shorten()``.
+"""Short solutions: ``solve(..., short=True)``, its beam searches, ``shorten()``, and
+``shortcut()``, which cuts short the long wins a depth-first proof finds.
 
 Every solution is replayed by the rules engine. The fewest moves of a small endgame come
 from a brute-force search over the public rules engine, which shares no code with the
@@ -16,12 +17,15 @@ from freecell import Deal, find_rules
 from freecell.position import PlaceKind, Position
 from freecell.replay import replay
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal
+from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal, solving
 from freecell.solver.beam import beam_search
 from freecell.solver.board import HOME, FreeCellProblem
+from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import Budget, Outcome
+from freecell.solver.shortcut import shortcut
 from freecell.solver.shorten import shorten
 from freecell.solver.solving import count_non_foundation
+from freecell.solver.transcript import write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
 STANDARD = find_rules("standard")
@@ -172,3 +176,43 @@ def test_shorten_leaves_a_solution_without_waste_as_it_is() -> None:
     start = Position.from_text((DATA / "deal38-endgame.board").read_text(), STANDARD)
     result = solve(start, STANDARD, short=True)
     assert shorten(start, STANDARD, list(result.moves)) == list(result.moves)
+
+
+@pytest.mark.parametrize(("name", "cells", "number"), [("standard", 4, 1), ("standard", 4, 617), ("app", 2, 5)])
+def test_shortcut_makes_a_depth_first_win_far_shorter_and_it_still_wins(name: str, cells: int, number: int) -> None:
+    """Depth first alone wanders to a win of thousands of moves (1,598, 2,595 and 3,724
+    here); looking a few moves ahead along it finds one of at most a few hundred that
+    the rules engine replays, and looking fewer moves ahead is never longer than the
+    path either. Under take-back rules over the complete problem, take-backs and all."""
+    rules = find_rules(name, cells=cells)
+    position = Deal(rules, number).position()
+    problem = FreeCellProblem(rules, complete=rules.takes_back)
+    start, first = problem.initial(position)
+    run = DepthFirst(problem, start).run(Budget(SearchLimit(positions=300_000)))
+    assert run.outcome is Outcome.FOUND and len(run.path) > 1_000
+    walker = FreeCellProblem(rules, complete=rules.takes_back, runs=True)
+    for depth in (1, 2, 3):
+        path, goal = shortcut(walker, start, run.path, depth=depth)
+        assert len(path) <= len(run.path)
+        moves = write_moves(position, rules, first + [step for via in path for step in via] + problem.finish(goal))
+        assert_wins(position, rules, moves)
+    assert len(path) < len(run.path) / 5
+
+
+def test_a_win_that_the_proof_finds_comes_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard rules, 2 cells, deal 10, with the proof begun after 2,000 positions and
+    no late search: the proof finds a win of 589 moves, and the solve gives one of at
+    most half that, replayed."""
+    rules = find_rules("standard", cells=2)
+    position = Deal(rules, 10).position()
+    monkeypatch.setattr(solving, "TIGHT_HANDOVER", 2_000)
+    monkeypatch.setattr(solving, "LATE_PLAN", ())
+    limit = SearchLimit(positions=100_000)
+    cut = solve(position, rules, limit=limit)
+    monkeypatch.setattr(solving, "SHORTCUT_FROM", 10**9)
+    whole = solve(position, rules, limit=limit)
+    assert cut.solved and whole.solved
+    assert_wins(position, rules, cut.moves)
+    assert_wins(position, rules, whole.moves)
+    assert len(whole.moves) > 500
+    assert len(cut.moves) <= len(whole.moves) / 2

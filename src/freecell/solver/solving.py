@@ -41,7 +41,9 @@ the portfolio's first search runs before the last search (see :func:`_first_only
 The positions a proof saw are all lost: they are kept (see :data:`_LOST`), and a later
 solve that starts from one of them ends at once.
 
-With ``short``, beam searches (see :mod:`~freecell.solver.beam`) run after the first win,
+A win longer than :data:`SHORTCUT_FROM` steps (nearly always one the depth-first proof
+found) is cut short by :func:`~freecell.solver.shortcut.shortcut`. With ``short``, beam
+searches (see :mod:`~freecell.solver.beam`) run after the first win,
 each bounded by the best length so far, and
 :func:`~freecell.solver.shorten.shorten` then drops the moves the win does not need.
 Every solution is written out as public moves and replayed by the rules engine before
@@ -51,7 +53,7 @@ it is returned.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -73,6 +75,7 @@ from freecell.solver.search import (
     SearchLimit,
     SearchRun,
 )
+from freecell.solver.shortcut import shortcut
 from freecell.solver.shorten import shorten
 from freecell.solver.transcript import verify, write_moves
 
@@ -243,6 +246,13 @@ RESTARTS: Final = (
 # What takes turns with the depth-first proof in a tight game (see _decide()): LATE, then
 # the restarts with LATE_ROOM each.
 LATE_PLAN: Final = (LATE, *(replace(strategy, cap=LATE_ROOM) for strategy in RESTARTS))
+# A win whose path is longer than this many steps is cut short (see shortcut.py), if
+# the memory left holds a key for each (about SHORTCUT_BYTES_PER_STEP). Best first
+# seldom finds one so long; the depth-first proof nearly always does (standard rules, 2
+# cells: 5060 122,982 moves, 23544 21,704). Not shorter ones: looking three moves ahead
+# of each costs about 0.2 ms a move with 4 cells, as much as a whole solve at the median.
+SHORTCUT_FROM: Final = 100
+SHORTCUT_BYTES_PER_STEP: Final = 200
 # The searches for a shorter solution, each bounded by the best length so far: beams
 # over the eager problem. On Microsoft deals 1-100 the first found 28.3 moves on average
 # and the second, with other weights, brought it to 27.6 (weighted A* with path weights
@@ -348,7 +358,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         quick = begin(strategy)
         run = quick.search.run(budget, None if strategy.cap is None else strategy.cap * scale)
         if run.outcome is Outcome.FOUND:
-            steps = _winning_steps(quick.problem, quick.first, run)
+            steps = _winning_steps(quick, run, budget)
             break
         if run.outcome is Outcome.EXHAUSTED and not strategy.eager and not rules.takes_back:
             # Every position searched, and only sound reductions: as FINAL would prove.
@@ -402,7 +412,7 @@ def _shorter(
         searches.append(counted)
         run = beam_search(counted, start, budget, width=beam.width, cost=step_cost, bound=bound)
         if run.outcome is Outcome.FOUND:
-            moves = write_moves(position, rules, _winning_steps(problem, first, run))
+            moves = write_moves(position, rules, _steps(problem, first, run.path, run.goal))
             bound = min(bound, sum(step_cost(via[0]) for via in run.path))
             if count_non_foundation(moves) < count_non_foundation(best):
                 best = moves
@@ -496,7 +506,7 @@ def _decide(
             sliced = waiting or (not depth_first and (budget.memory is not None or hand_over_at is not None))
             run = ending.search.run(budget, SLICE * scale if sliced else None)
         if run.outcome is Outcome.FOUND:
-            return _winning_steps(ending.problem, ending.first, run), SolveStatus.SOLVED
+            return _winning_steps(ending, run, budget), SolveStatus.SOLVED
         if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
             _remember_lost(lost, ending.search)
             return None, SolveStatus.UNSOLVABLE
@@ -511,7 +521,7 @@ def _decide(
         elif behind is not None:
             run = behind.search.run(budget, min(LATE_SLICE * scale, behind_cap - behind.search.expanded))
             if run.outcome is Outcome.FOUND:
-                return _winning_steps(behind.problem, behind.first, run), SolveStatus.SOLVED
+                return _winning_steps(behind, run, budget), SolveStatus.SOLVED
             if budget.for_memory:
                 behind = None  # the proof gets its memory back, and goes on (it may spill)
                 budget.relieve()
@@ -526,7 +536,7 @@ def _decide(
             restart = begin(strategy)
             run = restart.search.run(budget, (strategy.cap or 0) * scale)
             if run.outcome is Outcome.FOUND:
-                return _winning_steps(restart.problem, restart.first, run), SolveStatus.SOLVED
+                return _winning_steps(restart, run, budget), SolveStatus.SOLVED
     return None, SolveStatus.LIMIT_REACHED
 
 
@@ -566,11 +576,25 @@ def _remember_lost(lost: set[bytes], search: AnySearch) -> None:
     lost.update(seen)
 
 
-def _winning_steps(problem: FreeCellProblem, first: list[Step], run: SearchRun[State, Steps]) -> list[Step]:
-    """Every step of a search's win: those before it began, its path, and the cards sent
-    home from the goal it stopped at."""
-    assert run.goal is not None
-    return first + [step for via in run.path for step in via] + problem.finish(run.goal)
+def _winning_steps(found: _Search, run: SearchRun[State, Steps], budget: Budget) -> list[Step]:
+    """Every step of a search's win: those before it began, its path (cut short when
+    long, see :data:`SHORTCUT_FROM`), and the cards sent home from the goal it stopped
+    at."""
+    path: Sequence[Steps] = run.path
+    goal = run.goal
+    if len(path) > SHORTCUT_FROM and not budget.memory_short(0, reserve=len(path) * SHORTCUT_BYTES_PER_STEP):
+        assert goal is not None
+        problem = found.problem
+        walker = FreeCellProblem(problem.rules, complete=problem.complete, eager=problem.eager, runs=True)
+        path, goal = shortcut(walker, found.search.start, path)
+    return _steps(found.problem, found.first, path, goal)
+
+
+def _steps(problem: FreeCellProblem, first: list[Step], path: Sequence[Steps], goal: State | None) -> list[Step]:
+    """The steps before a search began, those of its path, and the cards sent home from
+    the goal it stopped at."""
+    assert goal is not None
+    return first + [step for via in path for step in via] + problem.finish(goal)
 
 
 def _check_table(position: Position, rules: Rules) -> None:
