@@ -362,8 +362,12 @@ _WHOLE_PLAN = slice(None)
 
 @pytest.mark.parametrize(
     ("name", "number", "positions", "within", "without"),
-    [("standard", 16322, 250_000, _WHOLE_PLAN, slice(1, None)), ("app", 16322, 250_000, _WHOLE_PLAN, slice(1, None)),
-     ("standard", 23487, 400_000, _WHOLE_PLAN, slice(0, 1)), ("standard", 27738, 150_000, slice(-1, None), slice(0, -1))],
+    [
+        ("standard", 16322, 250_000, _WHOLE_PLAN, slice(1, None)),
+        ("app", 16322, 250_000, _WHOLE_PLAN, slice(1, None)),
+        ("standard", 23487, 400_000, _WHOLE_PLAN, slice(0, 1)),
+        ("standard", 27738, 150_000, slice(-1, None), slice(0, -1)),
+    ],
 )
 def test_the_late_searches_win_what_the_last_search_wanders_past(
     name: str, number: int, positions: int, within: slice, without: slice, monkeypatch: pytest.MonkeyPatch
