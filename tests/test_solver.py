@@ -357,30 +357,41 @@ def test_in_bakers_game_a_loss_is_proven_without_restarts(monkeypatch: pytest.Mo
     assert begun[-1] == TIGHT_FINAL.path_weight
 
 
+_WHOLE_PLAN = slice(None)
+
+
 @pytest.mark.parametrize(
-    ("name", "number", "positions", "without"),
-    [("standard", 16322, 250_000, slice(1, None)), ("app", 16322, 250_000, slice(1, None)),
-     ("standard", 23487, 400_000, slice(0, 1))],
+    ("name", "number", "positions", "within", "without"),
+    [
+        ("standard", 16322, 250_000, _WHOLE_PLAN, slice(1, None)),
+        ("app", 16322, 250_000, _WHOLE_PLAN, slice(1, None)),
+        ("standard", 23487, 400_000, _WHOLE_PLAN, slice(0, 1)),
+        ("standard", 27738, 150_000, slice(-1, None), slice(0, -1)),
+    ],
 )
 def test_the_late_searches_win_what_the_last_search_wanders_past(
-    name: str, number: int, positions: int, without: slice, monkeypatch: pytest.MonkeyPatch
+    name: str, number: int, positions: int, within: slice, without: slice, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two cells. Deal 16322 is won only by keeping in play a card that the eager
     searches send home: TIGHT_FINAL's alternating search wanders (more than 10 million
     positions, standard and app, without a win), and LATE wins it within 60,000. The
     census left standard 23487 at 60 s: the alternating search and LATE wander, and the
-    third restart of the four-cell game, behind LATE, wins it in 3,849 positions. With
-    the proof begun at once (a handover at 2,000 positions), the solve ends in a win
-    whose moves replay; without the one late search that wins it (the plan cut to
-    ``without``) it is still at its limit."""
+    third restart of the four-cell game, behind LATE, wins it in 3,849 positions; and
+    27738, which LATE_EAGER, last of the plan, wins in 36,000. With the proof begun at
+    once (a handover at 2,000 positions) and the plan cut to ``within`` (the whole plan,
+    or LATE_EAGER alone, to keep the test short), the solve ends in a win whose moves
+    replay; without the one late search that wins it (the plan cut to ``without``) it is
+    still at its limit."""
     rules = find_rules(name, cells=2)
     position = Deal(rules, number).position()
     monkeypatch.setattr(solving, "TIGHT_HANDOVER", 2_000)
     limit = SearchLimit(positions=positions)
+    plan = solving.LATE_PLAN
+    monkeypatch.setattr(solving, "LATE_PLAN", plan[within])
     result = solve(position, rules, limit=limit)
     assert result.status is SolveStatus.SOLVED
     assert_wins(position, rules, result.moves)
-    monkeypatch.setattr(solving, "LATE_PLAN", solving.LATE_PLAN[without])
+    monkeypatch.setattr(solving, "LATE_PLAN", plan[without])
     assert solve(position, rules, limit=limit).status is SolveStatus.LIMIT_REACHED
 
 

@@ -243,9 +243,19 @@ RESTARTS: Final = (
     *_NOISY[1:],
     Strategy(replace(_OPEN_RUNS, shortest=25), 8, 2_000, eager=True),
 )
+# Last of the late searches: the portfolio's weights with cells at 40, eager, whole
+# runs, and a path weight (12) between TIGHT_FINAL's and the restarts'. It wins 6407
+# (114,000 positions), 9691 (108,000), 11864 (131,000) and 27738 (36,000), which the
+# census left at 60 s (standard rules, 2 cells) and fc-solve's tea-for-two solves.
+# Path weights 8, 20 and 30, cells 50 or 60, or the first search's weights each won
+# fewer of them within 300,000 (with path 20, not eager, 267 too: 269,000). None won
+# any other deal the census left at the limit within 200,000. It costs a proof past the
+# handover up to LATE_EAGER_ROOM positions more.
+LATE_EAGER_ROOM: Final = 140_000
+LATE_EAGER: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 12, LATE_EAGER_ROOM, eager=True, whole_runs=True)
 # What takes turns with the depth-first proof in a tight game (see _decide()): LATE, then
-# the restarts with LATE_ROOM each.
-LATE_PLAN: Final = (LATE, *(replace(strategy, cap=LATE_ROOM) for strategy in RESTARTS))
+# the restarts with LATE_ROOM each, then LATE_EAGER.
+LATE_PLAN: Final = (LATE, *(replace(strategy, cap=LATE_ROOM) for strategy in RESTARTS), LATE_EAGER)
 # A win whose path is longer than this many steps is cut short (see shortcut.py), if
 # the memory left holds a key for each (about SHORTCUT_BYTES_PER_STEP). Best first
 # seldom finds one so long; the depth-first proof nearly always does (standard rules, 2
