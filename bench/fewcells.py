@@ -2,6 +2,7 @@
 
     nice python bench/fewcells.py --rules app --cells 2 --sample 200
     nice python bench/fewcells.py --rules app --cells 1 --deals 1,9,90,140 --seconds 0
+    nice python bench/fewcells.py --rules standard --cells 2 --sample 300 --seed 67 --longer
 
 Each deal is solved from its start in a process of its own, forked from this one (so
 every figure is what a fresh in-play worker would see): by default under the in-play
@@ -30,7 +31,7 @@ import sys
 import time
 
 from freecell import Deal, find_rules
-from freecell.advisor import HINT_LIMIT
+from freecell.advisor import HINT_LIMIT, LONGER_LIMIT
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, native, solve
 
@@ -178,6 +179,10 @@ def main() -> None:
     parser.add_argument(
         "--follow", type=int, default=0, help="then play this many random moves, solving after each"
     )
+    parser.add_argument(
+        "--longer", action="store_true",
+        help="then solve each deal left unknown again within the longer limit, as the server does in play",
+    )
     parser.add_argument("--jsonl", default=None, help="also write one JSON row per deal to this file")
     options = parser.parse_args()
     try:
@@ -210,6 +215,17 @@ def main() -> None:
         with open(options.jsonl, "w", encoding="utf-8") as handle:
             handle.writelines(json.dumps(row) + "\n" for row in rows)
     report(label, rows)
+    if options.longer:
+        unknown = [int(row["deal"]) for row in rows if row["status"] == "limit-reached"]  # type: ignore[call-overload]
+        again = [solve_forked(rules, number, LONGER_LIMIT, cpu_clock=options.clock == "cpu") for number in unknown]
+        decided = sum(1 for row in rows if row["status"] in ("solved", "unsolvable"))
+        decided += sum(1 for row in again if row["status"] in ("solved", "unsolvable"))
+        print(
+            f"{label}: then the longer search ({LONGER_LIMIT}) of the {len(unknown)} unknown: "
+            + (", ".join(f"{row['deal']} {row['status']} {float(row.get('cpu', 0)):.2f} s CPU "  # type: ignore[arg-type]
+                         f"{float(row.get('peak_mb', 0)):.0f} MB" for row in again) or "none")  # type: ignore[arg-type]
+            + f"; decided in all {100 * decided / len(rows):.1f}%"
+        )
 
 
 if __name__ == "__main__":

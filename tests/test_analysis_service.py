@@ -11,6 +11,7 @@ import pytest
 
 from freecell import Deal, find_rules
 from freecell.advisor import Advisor, Verdict
+from freecell.position import Position
 from freecell.replay import replay
 from freecell.solver import SearchLimit
 from freecell.web.analysis import WORKER_NICENESS, AnalysisBusyError, AnalysisService
@@ -60,3 +61,89 @@ def test_the_waiting_queue_is_bounded(service: AnalysisService) -> None:
 def test_the_worker_yields_the_cpu_to_the_server(service: AnalysisService) -> None:
     here = os.nice(0)
     assert service._pool.submit(os.nice, 0).result(timeout=60) == min(19, here + WORKER_NICENESS)
+
+
+# --- the longer search after an in-play "unknown" ----------------------------------------
+
+TOO_SHORT = SearchLimit(positions=1)  # an in-play search that decides nothing
+
+
+def longer_service(longer: SearchLimit) -> AnalysisService:
+    return AnalysisService(Advisor(limit=TOO_SHORT), longer=longer)
+
+
+def settle(service: AnalysisService, position: Position, *, until: float = 60) -> Verdict:
+    """Wait for the longer search of ``position`` to end; the verdict it left."""
+    deadline = time.monotonic() + until
+    while service.searching_further(position, STANDARD):
+        assert time.monotonic() < deadline, "the longer search never ended"
+        time.sleep(0.02)
+    analysis = service.analysis(position, STANDARD)
+    assert analysis is not None
+    return analysis.verdict
+
+
+def test_an_unknown_position_is_decided_by_a_longer_search() -> None:
+    service = longer_service(SearchLimit(seconds=60))
+    start = Deal(STANDARD, 1).position()
+    try:
+        assert service.request("game", start, STANDARD).wait(60)
+        first = service.analysis(start, STANDARD)
+        assert first is not None
+        # the page never hears a bare "unknown": the longer search is already under way
+        assert first.verdict is Verdict.WINNABLE or service.searching_further(start, STANDARD)
+        assert settle(service, start) is Verdict.WINNABLE
+        analysis = service.analysis(start, STANDARD)
+        assert analysis is not None and replay(start, STANDARD, analysis.line).is_won()
+    finally:
+        service.close()
+
+
+def test_moving_on_stops_the_games_longer_search_and_ends_its_process() -> None:
+    service = longer_service(SearchLimit(seconds=120))
+    proof = Deal(STANDARD, 11982).position()  # a proof: the longer search runs a while
+    other_game = Deal(STANDARD, 617).position()
+    try:
+        assert service.request("game", proof, STANDARD).wait(60)
+        assert service.searching_further(proof, STANDARD)
+        while not getattr(service._longer_pool, "_processes", None):  # until its process is up
+            time.sleep(0.01)
+        process = next(iter(service._longer_pool._processes.values()))  # type: ignore[union-attr]
+        assert service.request("other", other_game, STANDARD).wait(60)
+        assert service.searching_further(proof, STANDARD)  # another game's request waits behind it
+        assert process.is_alive()
+
+        moved_on = Deal(STANDARD, 2).position()
+        assert service.request("game", moved_on, STANDARD).wait(60)
+        assert not service.searching_further(proof, STANDARD)
+        assert not process.is_alive()  # ended and reaped: its memory is given back
+        unknown = service.analysis(proof, STANDARD)
+        assert unknown is not None and unknown.verdict is Verdict.UNKNOWN
+        assert settle(service, other_game) is Verdict.WINNABLE  # the others go on
+        assert settle(service, moved_on) is Verdict.WINNABLE
+    finally:
+        service.close()
+
+
+def test_a_longer_search_that_reaches_its_limit_leaves_unknown_and_is_not_run_again() -> None:
+    service = longer_service(SearchLimit(positions=2))
+    start = Deal(STANDARD, 11982).position()
+    try:
+        assert service.request("game", start, STANDARD).wait(60)
+        assert settle(service, start) is Verdict.UNKNOWN
+        service.request("game", start, STANDARD)  # asked again, as the page does
+        assert not service.searching_further(start, STANDARD)
+    finally:
+        service.close()
+
+
+def test_without_a_longer_limit_unknown_stays_unknown() -> None:
+    service = AnalysisService(Advisor(limit=TOO_SHORT), longer=None)
+    start = Deal(STANDARD, 1).position()
+    try:
+        assert service.request("game", start, STANDARD).wait(60)
+        assert not service.searching_further(start, STANDARD)
+        analysis = service.analysis(start, STANDARD)
+        assert analysis is not None and analysis.verdict is Verdict.UNKNOWN
+    finally:
+        service.close()

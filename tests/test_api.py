@@ -241,7 +241,7 @@ def test_no_hint_when_no_legal_move_is_left(client: TestClient) -> None:
     assert state["outcome"] == "lost"
     assert client.get(f"/api/games/{state['id']}/hint").json() == {
         "move": None, "source": None, "target": None, "count": None, "text": "No legal move is left",
-        "verdict": "not-winnable", "pending": False,
+        "verdict": "not-winnable", "pending": False, "searching": False,
     }
 
 

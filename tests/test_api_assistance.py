@@ -185,3 +185,28 @@ def test_a_deal_lost_before_any_move_says_so_and_asks_for_a_new_one(client: Test
     hint = poll(client, f"/api/games/{gid}/hint")
     assert hint["verdict"] == "not-winnable" and hint["move"] is None
     assert hint["text"].startswith("This deal cannot be won") and "undo" not in hint["text"]
+
+
+def test_an_unknown_verdict_is_searched_further_and_then_known(tmp_path: Path) -> None:
+    """An in-play search that decides nothing (here, one position) says "unknown" and
+    "searching"; the longer search's verdict follows, and the hint then wins."""
+    service = AnalysisService(Advisor(limit=SearchLimit(positions=1)), workers=1, longer=SearchLimit(seconds=120))
+    app = serving.make_app(tmp_path / "games.db", assistance=Assistance(service=service))
+    with serving.client(app) as client:
+        gid = new_game(client, rules="standard", deal=617)["id"]
+        first = poll(client, f"/api/games/{gid}/analysis")
+        assert first["verdict"] == "winnable" or first["searching"], first
+        if first["verdict"] == "unknown":
+            hint = poll(client, f"/api/games/{gid}/hint")
+            assert hint["move"] is not None and hint["text"].startswith("The solver could not decide in time;")
+        deadline = time.monotonic() + 60
+        answer = first
+        while answer["verdict"] == "unknown":
+            assert answer["searching"] and time.monotonic() < deadline, answer
+            time.sleep(0.05)
+            answer = poll(client, f"/api/games/{gid}/analysis", line="true")
+        assert answer["verdict"] == "winnable" and not answer["searching"]
+        answer = poll(client, f"/api/games/{gid}/analysis", line="true")
+        assert replay(Deal(find_rules("standard"), 617).position(), find_rules("standard"), answer["line"]).is_won()
+        hint = poll(client, f"/api/games/{gid}/hint")
+        assert hint["verdict"] == "winnable" and hint["move"] == answer["line"][0]

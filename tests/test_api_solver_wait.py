@@ -145,7 +145,7 @@ def test_a_won_game_is_known_winnable_at_once(client: TestClient, pool: StalledP
     won = client.post(f"/api/games/{gid}/moves", json={"move": "1h"}).json()
     assert won["outcome"] == "won"
     assert client.get(f"/api/games/{gid}/analysis", params={"line": True}).json() == {
-        "verdict": "winnable", "line": [], "losing_move": None,
+        "verdict": "winnable", "line": [], "losing_move": None, "searching": False,
     }
     assert client.get(f"/api/games/{gid}/hint").json()["text"] == "The game is won"
     assert not pool.submitted.is_set()  # no search was asked for

@@ -130,6 +130,8 @@ CASES: list[tuple[list[str], bytes | None, str]] = [
     (["lesson", "nope"], None, "nope"),
     (["lesson", "1", "2"], None, "unexpected extra argument"),
     (["stats", "--csv", "--json"], None, "choose --csv or --json"),
+    (["play", "--no-browser", "--hint-limit", "3x"], None, "not a limit"),
+    (["play", "--no-browser", "--longer-limit", "0s"], None, "a limit is more than 0"),
     (["nonsense"], None, "No such command 'nonsense'"),
 ]
 

@@ -113,3 +113,12 @@ def test_a_signal_stops_play_quietly_with_its_status_and_its_worker_with_it(
     assert server.returncode == status
     assert output.strip() == "FreeCell stopped.", output
     assert not [pid for pid in workers if alive(pid)]
+
+
+def test_plays_default_limits_are_the_advisors() -> None:
+    from freecell.advisor import HINT_LIMIT, LONGER_LIMIT
+    from freecell.cli.play_commands import HINT_LIMIT_TEXT, LONGER_LIMIT_TEXT
+    from freecell.solver import SearchLimit
+
+    assert SearchLimit.from_text(HINT_LIMIT_TEXT) == HINT_LIMIT
+    assert SearchLimit.from_text(LONGER_LIMIT_TEXT) == LONGER_LIMIT

@@ -32,6 +32,9 @@ from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 
 HINT_LIMIT: Final = SearchLimit(seconds=3.0, positions=300_000, memory_mb=600)
 DEAL_LIMIT: Final = SearchLimit(seconds=5.0, positions=300_000, memory_mb=600)
+# When the in-play search reaches its limit, a longer one runs in the background: within
+# this limit, every deal of the few-cell samples in ``bench/fewcells.py`` was decided.
+LONGER_LIMIT: Final = SearchLimit(seconds=30.0, memory_mb=1000)
 CACHE_SIZE: Final = 20_000
 
 

@@ -215,3 +215,18 @@ def test_the_solution_says_so_when_the_position_cannot_be_won(player: Player) ->
     player.page.locator("#solution").click()
     expect(player.page.locator("#solution-message")).to_contain_text("cannot be won", timeout=20_000)
     expect(player.page.locator("#solution-controls")).to_be_hidden()
+
+
+def test_a_verdict_the_in_play_search_cannot_reach_is_searched_further_and_shown(player: Player) -> None:
+    """Deal 8529 with 2 cells is lost, but its proof takes some 740,000 positions: the
+    in-play search (300,000) stops short, the longer one that follows decides it."""
+    player.open(rules="standard", cells=2, deal=8529)
+    page = player.page
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_text("Unknown so far: searching further…", timeout=30_000)
+    page.locator("#hint").click()
+    expect(player.toast()).to_contain_text("it is searching further", timeout=20_000)
+    expect(verdict).to_have_text("Cannot be won from here", timeout=90_000)
+    expect(page.locator("#losing")).to_contain_text("This deal cannot be won")
+    page.locator("#hint").click()
+    expect(player.toast()).to_contain_text("This deal cannot be won", timeout=20_000)

@@ -16,8 +16,9 @@ from types import FrameType
 
 import click
 
-from freecell.cli.options import fail
+from freecell.cli.options import fail, resolve_limit
 from freecell.lessons import LESSONS, UnknownLessonError, find_lesson
+from freecell.solver import SearchLimit
 from freecell.store import Store, StoreError, default_path
 
 _db_option = click.option(
@@ -25,6 +26,10 @@ _db_option = click.option(
     help="The SQLite file of games and statistics (default: the user's data directory).",
 )
 
+
+# The defaults of --hint-limit and --longer-limit: freecell.advisor's limits, as a person writes them.
+HINT_LIMIT_TEXT = "3s,300k,600MB"
+LONGER_LIMIT_TEXT = "30s,1GB"
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl+C
 EXIT_TERMINATED = 128 + signal.SIGTERM  # as shells report a command a service manager stopped
@@ -50,14 +55,25 @@ def _terminated(signum: int, frame: object) -> None:
     "across a restart.",
 )
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
+@click.option(
+    "--hint-limit", default=HINT_LIMIT_TEXT, show_default=True,
+    help="The limit of each search behind hints and the verdict: time, positions, memory.",
+)
+@click.option(
+    "--longer-limit", default=LONGER_LIMIT_TEXT, show_default=True,
+    help="The limit of the search that follows one that reached the hint limit ('none': no such search).",
+)
 @_db_option
-def play_command(port: int, host: str, token: str | None, no_browser: bool, db: Path | None) -> None:
+def play_command(
+    port: int, host: str, token: str | None, no_browser: bool, hint_limit: str, longer_limit: str, db: Path | None
+) -> None:
     """Serve the game on this machine and open it in the browser.
 
     Only the printed address, which carries a token, gets in."""
+    limits = resolve_limit(hint_limit), None if longer_limit.strip().lower() == "none" else resolve_limit(longer_limit)
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        stopped_by = _serve(port, host, token, no_browser, db)
+        stopped_by = _serve(port, host, token, no_browser, db, limits)
     except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down and passes the signal on
         stopped_by = signal.SIGINT
     except _Terminated:
@@ -69,7 +85,10 @@ def play_command(port: int, host: str, token: str | None, no_browser: bool, db: 
         sys.exit(EXIT_INTERRUPTED if stopped_by == signal.SIGINT else EXIT_TERMINATED)
 
 
-def _serve(port: int, host: str, token: str | None, no_browser: bool, db: Path | None) -> int | None:
+def _serve(
+    port: int, host: str, token: str | None, no_browser: bool, db: Path | None,
+    limits: tuple[SearchLimit, SearchLimit | None],
+) -> int | None:
     """Serve until a signal stops the server; the signal, if it returns at all."""
     import uvicorn
 
@@ -87,6 +106,7 @@ def _serve(port: int, host: str, token: str | None, no_browser: bool, db: Path |
 
     from freecell.cli.sharing import announcement, served_addresses, tokened_url
     from freecell.web.app import create_app
+    from freecell.web.assistance import Assistance
     from freecell.web.security import check_token, new_token
 
     try:
@@ -97,7 +117,8 @@ def _serve(port: int, host: str, token: str | None, no_browser: bool, db: Path |
     path = db or default_path()
     addresses = served_addresses(host)
     try:
-        app = create_app(path, token=token, allowed_hosts=[host, *addresses])
+        assistance = Assistance(limit=limits[0], longer=limits[1])
+        app = create_app(path, token=token, allowed_hosts=[host, *addresses], assistance=assistance)
     except StoreError as error:  # another kind of file, damaged, newer: it names the file
         fail(str(error))
     except Exception as error:  # the store could not be opened: say where and why

@@ -8,6 +8,12 @@ request is refused at once (:class:`AnalysisBusyError`, with the seconds after w
 ask again) instead of piling up. Every answer is handed to the shared :class:`Advisor`, whose cache then serves
 the page at no cost. Whoever asks gets an :class:`Answered` event, which can be waited for
 by a thread or, through its callback, by an event loop without holding a thread.
+
+When the in-play search reaches its limit, the position gets a longer search
+(:data:`~freecell.advisor.LONGER_LIMIT`) in a process of its own, at a lower priority
+still, one at a time: :meth:`AnalysisService.searching_further` says it is under way, and
+its verdict replaces "unknown" in the advisor. A request of the same game for another
+position stops it (the process is ended, its memory given back): the player moved on.
 """
 
 from __future__ import annotations
@@ -23,10 +29,10 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final
 
-from freecell.advisor import Advisor, Analysis, Verdict
+from freecell.advisor import CACHE_SIZE, LONGER_LIMIT, Advisor, Analysis, Verdict
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveResult, solve
+from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 from freecell.worker_process import exit_with_parent
 
 # A search in play takes up to 3 s (the advisor's limit) and the page asks for a hint for
@@ -35,6 +41,7 @@ from freecell.worker_process import exit_with_parent
 WAITING_PER_WORKER: Final = 6
 RETRY_AFTER: Final = 1  # seconds: a worker takes a waiting request about that often
 WORKER_NICENESS: Final = 10
+LONGER_NICENESS: Final = 15  # a longer search gives way to the in-play one as well
 
 
 class AnalysisBusyError(RuntimeError):
@@ -90,6 +97,7 @@ class Answered(threading.Event):
 
 @dataclass
 class _Job:
+    owner: str
     position: Position
     rules: Rules
     done: Answered = field(default_factory=Answered)
@@ -99,35 +107,64 @@ def _solve_in_worker(position: Position, rules: Rules, limit: SearchLimit) -> So
     return solve(position, rules, limit=limit)
 
 
-def _start_worker(parent: int) -> None:
+def _start_worker(parent: int, niceness: int = WORKER_NICENESS) -> None:
     """In a worker: yield the CPU to the server, whose requests (moves) cannot wait, and
     exit as soon as the server that started it is gone (even killed)."""
     if hasattr(os, "nice"):
         with contextlib.suppress(OSError):
-            os.nice(WORKER_NICENESS)
+            os.nice(niceness)
     exit_with_parent(parent)
+
+
+def _worker_pool(workers: int, niceness: int, *, tasks_per_worker: int | None = None) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(os.getpid(), niceness),
+        max_tasks_per_child=tasks_per_worker,
+    )
+
+
+def _end_pool(pool: Executor) -> None:
+    """Stop ``pool`` now, its running search included, and reap its processes."""
+    workers = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
+    for process in workers:
+        process.join(timeout=5)
 
 
 class AnalysisService:
     """Runs analyses in worker processes (or in ``pool``, which the service then owns)
-    and records them in ``advisor``."""
+    and records them in ``advisor``. A position the in-play search leaves unknown gets a
+    search within ``longer`` (None: none) in a process of its own."""
 
     def __init__(
-        self, advisor: Advisor, *, workers: int = 1, max_waiting: int | None = None, pool: Executor | None = None
+        self,
+        advisor: Advisor,
+        *,
+        workers: int = 1,
+        max_waiting: int | None = None,
+        pool: Executor | None = None,
+        longer: SearchLimit | None = LONGER_LIMIT,
     ) -> None:
         self.advisor = advisor
+        self.longer = longer
         self._max_waiting = WAITING_PER_WORKER * workers if max_waiting is None else max_waiting
         self._workers = workers
         self._waiting: OrderedDict[str, _Job] = OrderedDict()
         self._running: dict[tuple[Rules, Position], _Job] = {}
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
-        self._pool = pool or ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
-            initargs=(os.getpid(),),
-        )
+        self._pool = pool or _worker_pool(workers, WORKER_NICENESS)
+        # The longer searches: one runs at a time, one per game waits, in a pool of one
+        # process that is ended (and made again when needed) to stop a search at once.
+        self._longer_pool: Executor | None = None
+        self._longer_waiting: OrderedDict[str, _Job] = OrderedDict()
+        self._longer_running: _Job | None = None
+        self._longer_done: OrderedDict[tuple[Rules, object], None] = OrderedDict()
         self._closed = False
         self._dispatcher = threading.Thread(target=self._dispatch, name="analysis-dispatcher", daemon=True)
         self._dispatcher.start()
@@ -146,12 +183,20 @@ class AnalysisService:
         """Ask for ``position`` to be analysed on behalf of ``owner`` (a game id).
 
         Returns an event set when the answer is in the advisor's cache. Raises
-        :class:`AnalysisBusyError` at once when too many requests are waiting.
+        :class:`AnalysisBusyError` at once when too many requests are waiting. A position
+        known to be unknown (the in-play search reached its limit) gets its longer search
+        if it has not had one; the owner's longer search for another position stops.
         """
         done = Answered()
-        if self.advisor.known(position, rules) is not None:
+        known = self.advisor.known(position, rules)
+        if known is not None:
+            if known.verdict is Verdict.UNKNOWN:
+                self._search_further(_Job(owner, position, rules))
+            else:
+                self._stop_longer(owner, position, rules)
             done.set()
             return done
+        self._stop_longer(owner, position, rules)
         with self._lock:
             running = self._running.get((rules, position))
             if running is not None:
@@ -163,11 +208,17 @@ class AnalysisService:
                 raise AnalysisBusyError("the solver is busy: try again in a moment")
             if waiting is not None:
                 waiting.done.set()  # superseded: whoever waits on it looks again and finds no answer
-            job = _Job(position, rules, done)
+            job = _Job(owner, position, rules, done)
             self._waiting[owner] = job
             self._waiting.move_to_end(owner)
             self._wake.notify()
         return done
+
+    def searching_further(self, position: Position, rules: Rules) -> bool:
+        """Whether a longer search for ``position`` is running or waiting."""
+        with self._lock:
+            jobs = [*self._longer_waiting.values(), self._longer_running]
+            return any(job is not None and (job.position, job.rules) == (position, rules) for job in jobs)
 
     def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
         """Solve in a worker process now (behind whatever the workers are doing) and wait.
@@ -195,14 +246,82 @@ class AnalysisService:
     def _finished(self, job: _Job, future: Future[SolveResult]) -> None:
         try:
             if not future.cancelled() and future.exception() is None:
-                self.advisor.learn(job.position, job.rules, future.result())
+                result = future.result()
+                self.advisor.learn(job.position, job.rules, result)
+                if result.status is SolveStatus.LIMIT_REACHED:  # before the page hears "unknown"
+                    self._search_further(_Job(job.owner, job.position, job.rules))
             else:  # a worker that died or failed: say unknown rather than leave the page waiting
                 self.advisor.remember_verdict(job.position, job.rules, Verdict.UNKNOWN)
+                with self._lock:  # and give it no longer search, which would fail the same way
+                    self._longer_done[(job.rules, job.position.key())] = None
         finally:
             with self._lock:
                 self._running.pop((job.rules, job.position), None)
                 self._wake.notify()
             job.done.set()
+
+    # --- the longer searches -------------------------------------------------------------
+
+    def _search_further(self, job: _Job) -> None:
+        """Queue ``job`` for a longer search, unless it had one or one is under way."""
+        if self.longer is None:
+            return
+        key = (job.rules, job.position.key())
+        with self._lock:
+            if self._closed or key in self._longer_done:
+                return
+            jobs = [*self._longer_waiting.values(), self._longer_running]
+            if any(other is not None and (other.rules, other.position.key()) == key for other in jobs):
+                return
+            self._longer_waiting[job.owner] = job  # a newer one of the game replaces its waiting one
+            self._longer_waiting.move_to_end(job.owner)
+            while len(self._longer_waiting) > self._max_waiting:
+                self._longer_waiting.popitem(last=False)
+            self._start_longer_locked()
+
+    def _start_longer_locked(self) -> None:
+        if self._longer_running is not None or not self._longer_waiting or self._closed or self.longer is None:
+            return
+        _, job = self._longer_waiting.popitem(last=False)
+        if self._longer_pool is None:
+            # A process for each search: one that grew to its limit would start the next
+            # one near it (the memory a search frees is not all given back to the OS).
+            self._longer_pool = _worker_pool(1, LONGER_NICENESS, tasks_per_worker=1)
+        self._longer_running = job
+        future = self._longer_pool.submit(_solve_in_worker, job.position, job.rules, self.longer)
+        future.add_done_callback(lambda f, job=job: self._longer_finished(job, f))  # type: ignore[misc]
+
+    def _longer_finished(self, job: _Job, future: Future[SolveResult]) -> None:
+        with self._lock:
+            if self._longer_running is not job:  # stopped: the process was ended
+                return
+        if not future.cancelled() and future.exception() is None:
+            result = future.result()
+            if result.status is not SolveStatus.LIMIT_REACHED:
+                self.advisor.learn(job.position, job.rules, result)
+        with self._lock:
+            self._longer_done[(job.rules, job.position.key())] = None
+            while len(self._longer_done) > CACHE_SIZE:
+                self._longer_done.popitem(last=False)
+            self._longer_running = None
+            self._start_longer_locked()
+
+    def _stop_longer(self, owner: str, position: Position, rules: Rules) -> None:
+        """The player of ``owner`` is at ``position`` now: drop the game's longer search
+        for any other position, and end it if it runs."""
+        with self._lock:
+            waiting = self._longer_waiting.get(owner)
+            if waiting is not None and (waiting.position, waiting.rules) != (position, rules):
+                del self._longer_waiting[owner]
+            running = self._longer_running
+            if running is None or running.owner != owner or (running.position, running.rules) == (position, rules):
+                return
+            self._longer_running = None
+            pool, self._longer_pool = self._longer_pool, None
+        if pool is not None:
+            _end_pool(pool)
+        with self._lock:
+            self._start_longer_locked()
 
     def close(self) -> None:
         with self._lock:
@@ -210,12 +329,12 @@ class AnalysisService:
             for job in self._waiting.values():
                 job.done.set()
             self._waiting.clear()
+            self._longer_waiting.clear()
+            self._longer_running = None
+            longer_pool, self._longer_pool = self._longer_pool, None
             self._wake.notify_all()
         # A worker may be in the middle of a long search: stop it rather than wait for it,
         # and reap it, so that no worker outlives the server.
-        workers = list(getattr(self._pool, "_processes", {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for process in workers:
-            process.terminate()
-        for process in workers:
-            process.join(timeout=5)
+        _end_pool(self._pool)
+        if longer_pool is not None:
+            _end_pool(longer_pool)

@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from freecell.advisor import Advisor, Analysis, Verdict, winnable_deal
+from freecell.advisor import HINT_LIMIT, LONGER_LIMIT, Advisor, Analysis, Verdict, winnable_deal
 from freecell.game import Action, is_lost
 from freecell.lessons import Lesson
 from freecell.position import Move, Position
@@ -61,6 +61,8 @@ class Solving(Protocol):
 
     def request(self, owner: str, position: Position, rules: Rules) -> Answered: ...
 
+    def searching_further(self, position: Position, rules: Rules) -> bool: ...
+
     def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult: ...
 
     def close(self) -> None: ...
@@ -68,13 +70,22 @@ class Solving(Protocol):
 
 class Assistance:
     """The server's one advisor and its worker process, started on first use (or
-    ``service``, made by the caller); a hint waits ``hint_wait`` seconds for the solver."""
+    ``service``, made by the caller); a hint waits ``hint_wait`` seconds for the solver.
+    Each search in play is bounded by ``limit``; one that reaches it is followed by a
+    search within ``longer`` (None: none)."""
 
     def __init__(
-        self, *, workers: int | None = None, service: Solving | None = None, hint_wait: float = HINT_WAIT
+        self,
+        *,
+        workers: int | None = None,
+        service: Solving | None = None,
+        hint_wait: float = HINT_WAIT,
+        limit: SearchLimit = HINT_LIMIT,
+        longer: SearchLimit | None = LONGER_LIMIT,
     ) -> None:
-        self.advisor = service.advisor if service is not None else Advisor()
+        self.advisor = service.advisor if service is not None else Advisor(limit=limit)
         self.hint_wait = hint_wait
+        self._longer = longer
         self._workers = workers or max(1, (os.cpu_count() or 2) - 1)
         self._service = service
         self._lock = threading.Lock()
@@ -83,7 +94,7 @@ class Assistance:
     def service(self) -> Solving:
         with self._lock:
             if self._service is None:
-                self._service = AnalysisService(self.advisor, workers=self._workers)
+                self._service = AnalysisService(self.advisor, workers=self._workers, longer=self._longer)
             return self._service
 
     def close(self) -> None:
@@ -98,9 +109,13 @@ class Assistance:
         """Ask the worker about the snapshot's position unless it is known already (or a
         lesson's, which follows the lesson): what to wait for, or None. Raises
         :class:`~freecell.web.analysis.AnalysisBusyError` at once when the solver is saturated."""
-        if snapshot.lesson is not None or self.advisor.known(snapshot.position, snapshot.rules) is not None:
+        if snapshot.lesson is not None:
             return None
-        return self.service.request(snapshot.game_id, snapshot.position, snapshot.rules)
+        known = self.advisor.known(snapshot.position, snapshot.rules)
+        if known is not None and known.verdict is not Verdict.UNKNOWN:
+            return None
+        asked = self.service.request(snapshot.game_id, snapshot.position, snapshot.rules)
+        return None if known is not None else asked  # unknown: the longer search is not waited for
 
     def analysis(self, snapshot: Snapshot) -> Analysis | None:
         """What is known of the snapshot's position, asking the worker for it if it is
@@ -142,19 +157,24 @@ class Assistance:
         if fallback is None:
             return no_move_hint("No legal move is left", verdict="unknown")
         text = describe(fallback, position)
-        text = f"The solver could not decide in time. A move worth trying: {text[0].lower()}{text[1:]}"
-        return move_hint(fallback, position, text, verdict="unknown")
+        searching = self.service.searching_further(position, rules)
+        why = "The solver could not decide in time" + ("; it is searching further." if searching else ".")
+        text = f"{why} A move worth trying: {text[0].lower()}{text[1:]}"
+        hint = move_hint(fallback, position, text, verdict="unknown")
+        return {**hint, "searching": searching}
 
     def state(self, snapshot: Snapshot, *, with_line: bool) -> Json:
         """The live verdict on the position, the winning line if asked for, and the move
         that lost the game when it was lost from a winnable position. Never waits."""
-        answer: Json = {"verdict": "unknown", "line": None, "losing_move": None}
+        answer: Json = {"verdict": "unknown", "line": None, "losing_move": None, "searching": False}
         if snapshot.lesson is not None:
             return answer
         analysis = self.analysis(snapshot)
         if analysis is None:
             return {**answer, "verdict": "pending"}
         answer["verdict"] = analysis.verdict.value
+        if analysis.verdict is Verdict.UNKNOWN:
+            answer["searching"] = self.service.searching_further(snapshot.position, snapshot.rules)
         if analysis.verdict is Verdict.WINNABLE and with_line:
             answer["line"] = list(analysis.line)
         if analysis.verdict is Verdict.NOT_WINNABLE:

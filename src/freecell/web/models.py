@@ -128,6 +128,7 @@ class Destinations(BaseModel):
 
 
 Verdict = Literal["winnable", "not-winnable", "unknown"]
+SEARCHING = "the verdict is unknown and a longer search is under way: ask again for the verdict it finds"
 
 
 class Hint(BaseModel):
@@ -138,6 +139,7 @@ class Hint(BaseModel):
     text: str
     verdict: Verdict | None = Field(None, description="what the solver knows of the position")
     pending: bool = Field(False, description="the solver is still thinking: ask again shortly")
+    searching: bool = Field(False, description=SEARCHING)
 
 
 class LosingMove(BaseModel):
@@ -150,6 +152,7 @@ class AnalysisState(BaseModel):
     verdict: Verdict | Literal["pending"]
     line: list[str] | None = Field(None, description="a winning line from here, when asked for and winnable")
     losing_move: LosingMove | None = None
+    searching: bool = Field(False, description=SEARCHING)
 
 
 class CurrentGame(BaseModel):

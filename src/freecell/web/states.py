@@ -122,11 +122,11 @@ def move_hint(move: Move, position: Position, text: str, *, verdict: str | None)
     """A hint naming ``move`` (see ``GET /hint`` in ``docs/api.md``)."""
     return {
         "move": position.notation(move), "source": source_char(move.source), "target": place_char(move.target),
-        "count": move.count, "text": text, "verdict": verdict, "pending": False,
+        "count": move.count, "text": text, "verdict": verdict, "pending": False, "searching": False,
     }
 
 
 def no_move_hint(text: str, *, verdict: str | None = None, pending: bool = False) -> Json:
     """A hint without a move: the game is won or lost, or the solver is still thinking."""
     return {"move": None, "source": None, "target": None, "count": None, "text": text, "verdict": verdict,
-            "pending": pending}
+            "pending": pending, "searching": False}

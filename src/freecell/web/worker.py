@@ -66,6 +66,11 @@ class QueuedAnalysis:
         self._waiting.move_to_end(owner)
         return Answered()
 
+    def searching_further(self, position: Position, rules: Rules) -> bool:
+        """No longer search runs here: the solver worker does one search at a time, and a
+        longer one could not be stopped when the player moves on."""
+        return False
+
     def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
         """Solve now, in this worker (a winnable-only deal: the request waits for it)."""
         result = solve(position, rules, limit=limit)

@@ -1,7 +1,8 @@
 // Our own help on every preset: hints that lead to a win, the live verdict (can this
 // game still be won?), and the move that lost a game that could have been won, with a
 // way back to just before it. The solver runs on the server; while it thinks, an answer
-// says `pending` and the page asks again shortly.
+// says `pending` and the page asks again shortly. When the in-play search reaches its
+// limit, a longer one follows (`searching`): the page keeps asking until it has a verdict.
 
 import { api } from "./api.js";
 
@@ -10,19 +11,22 @@ const $ = (id) => document.getElementById(id);
 const POLL_MS = 600;
 const MAX_POLLS = 30;
 const SETTLE_MS = 350;
+const FURTHER_POLL_MS = 1000;
+const FURTHER_MS = 45000; // the longer search's 30 s, with room for a busy machine
 
 const VERDICTS = {
   winnable: ["Can be won", "good"],
   "not-winnable": ["Cannot be won from here", "bad"],
   unknown: ["Unknown: the search reached its limit", "unsure"],
+  searching: ["Unknown so far: searching further…", "pending"],
   pending: ["Thinking…", "pending"],
 };
 
 const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
-/** Ask `request` until its answer is no longer pending (or give up after a while: null). */
-export async function settled(request, isPending, stillWanted) {
-  for (let i = 0; i < MAX_POLLS; i += 1) {
+/** Ask `request` until its answer is no longer pending (or give up after `polls`: null). */
+export async function settled(request, isPending, stillWanted, { polls = MAX_POLLS } = {}) {
+  for (let i = 0; i < polls; i += 1) {
     const answer = await request();
     if (!isPending(answer) || !stillWanted()) {
       return answer;
@@ -51,15 +55,21 @@ export function setupAdvice({ options, current, accept, toast }) {
   }
 
   async function analyse(state, mine) {
-    const answer = await settled(
+    let answer = await settled(
       () => api.analysis(state.id),
       (a) => a.verdict === "pending",
       () => mine === generation,
     );
+    const until = Date.now() + FURTHER_MS;
+    while (answer?.searching && mine === generation && Date.now() < until) {
+      showVerdict("searching");
+      await wait(FURTHER_POLL_MS);
+      answer = await api.analysis(state.id);
+    }
     if (mine !== generation) {
       return;
     }
-    showVerdict(answer?.verdict ?? "unknown");
+    showVerdict(answer?.searching ? "unknown" : answer?.verdict ?? "unknown");
     const losing = answer?.losing_move;
     // A deal lost before any move has nothing to go back to: a new deal is the way on.
     const lostDeal = answer?.verdict === "not-winnable" && state.moves === 0 && !state.can_undo;
@@ -115,7 +125,7 @@ export function setupAdvice({ options, current, accept, toast }) {
       return { move: null, text: "The solver found no hint in time; try again." };
     }
     if (answer.verdict && options.showVerdict && mine === generation) {
-      showVerdict(answer.verdict);
+      showVerdict(answer.searching ? "searching" : answer.verdict);
     }
     return mine === generation ? answer : null;
   }

@@ -98,10 +98,12 @@ export function setupSolution({ current, act, toast }) {
     update();
     let answer = null;
     try {
+      // A longer search after an "unknown" is waited for too: it answers within 30 s.
       answer = await settled(
         () => api.analysis(state.id, { line: true }),
-        (a) => a.verdict === "pending",
+        (a) => a.verdict === "pending" || a.searching,
         () => mine === generation,
+        { polls: 75 },
       );
     } catch (error) {
       answer = { verdict: "error", message: error.message };
