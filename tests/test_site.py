@@ -22,8 +22,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 import serving
-from freecell import Deal, find_rules
+from freecell import Deal, Position, find_rules
 from freecell.lessons import LESSONS
+from freecell.replay import replay
 from freecell.rules import PRESETS
 from freecell.site import RUNTIME_FILES, SITE_FILE, build_site, fetch_runtime
 
@@ -308,3 +309,68 @@ def test_the_worker_says_when_an_answer_changed_the_store(tmp_path: Path) -> Non
     hint = answer("GET", f"{game}/hint")
     assert hint["body"]["move"] and hint["changed"] is True
     assert answer("GET", game)["body"]["hints"] == 1
+
+
+def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_on() -> None:
+    """The static site's longer search, as the page drives it: a job for a worker of its
+    own after a search that reached its limit, its verdict learnt, and a stop when the
+    game asks about another position, after which its late answer is not taken."""
+    from freecell.advisor import Advisor, Verdict
+    from freecell.solver import SearchLimit
+    from freecell.web.worker import SITE_LONGER_LIMIT, QueuedAnalysis, solve_job
+
+    standard = find_rules("standard")
+    queue = QueuedAnalysis(Advisor(limit=SearchLimit(positions=1)))  # in play, nothing is decided
+    first, second = Deal(standard, 1).position(), Deal(standard, 2).position()
+
+    def unknown_in_play(owner: str, position: Position) -> None:
+        queue.request(owner, position, standard)
+        job = queue.next_job()
+        assert job is not None
+        queue.solved(json.loads(job)["job"], solve_job(job))
+        known = queue.advisor.known(position, standard)
+        assert known is not None and known.verdict is Verdict.UNKNOWN
+
+    unknown_in_play("game", first)
+    assert queue.searching_further(first, standard)
+    longer = queue.next_longer_job()
+    assert longer is not None and queue.next_longer_job() is None  # one at a time
+    assert json.loads(longer)["limit"] == {"seconds": 30.0, "positions": None, "memory_mb": 600}
+    assert SITE_LONGER_LIMIT.memory_mb == 600
+    queue.longer_solved(json.loads(longer)["job"], solve_job(longer))
+    won = queue.advisor.known(first, standard)
+    assert won is not None and won.verdict is Verdict.WINNABLE and not queue.searching_further(first, standard)
+    assert replay(first, standard, won.line).is_won()
+
+    unknown_in_play("game", second)
+    longer = queue.next_longer_job()
+    assert longer is not None and queue.longer_to_stop() is None
+    queue.request("game", first, standard)  # the player went back: the longer search must stop
+    assert queue.longer_to_stop() == json.loads(longer)["job"] and queue.longer_to_stop() is None
+    assert not queue.searching_further(second, standard)
+    queue.longer_solved(json.loads(longer)["job"], solve_job(longer))  # too late: not taken
+    still = queue.advisor.known(second, standard)
+    assert still is not None and still.verdict is Verdict.UNKNOWN
+
+
+def test_a_longer_answer_that_does_not_replay_is_not_trusted() -> None:
+    from freecell.advisor import Advisor, Verdict
+    from freecell.solver import SearchLimit
+    from freecell.web.worker import QueuedAnalysis, solve_job
+
+    standard = find_rules("standard")
+    queue = QueuedAnalysis(Advisor(limit=SearchLimit(positions=1)))
+    start = Deal(standard, 1).position()
+    queue.request("game", start, standard)
+    job = queue.next_job()
+    assert job is not None
+    queue.solved(json.loads(job)["job"], solve_job(job))
+    longer = queue.next_longer_job()
+    assert longer is not None
+    answer = json.loads(solve_job(longer))
+    answer["moves"] = answer["moves"][:-1]  # one move short of the win
+    queue.longer_solved(json.loads(longer)["job"], json.dumps(answer))
+    known = queue.advisor.known(start, standard)
+    assert known is not None and known.verdict is Verdict.UNKNOWN
+    queue.request("game", start, standard)  # asked again: no second longer search
+    assert queue.next_longer_job() is None

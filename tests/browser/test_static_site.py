@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from player import Player
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Worker, expect
 
 from freecell import Deal, find_rules
 from freecell.notation import split_moves
@@ -174,3 +174,28 @@ def test_the_site_plays_offline_after_the_first_visit(site_page: Page, site_url:
     page.close()
     wait_for_table(other)
     Player(other, site_url).expect_moves(2)
+
+
+def test_the_site_searches_further_in_a_worker_it_ends_when_the_game_moves_on(site_page: Page, site_url: str) -> None:
+    """Deal 8529 with 2 cells needs some 740,000 positions to prove lost: the in-play
+    search (300,000) cannot, so a longer one starts in a worker of its own, and a move
+    ends that worker (a new one searches the new position)."""
+    page = site_page
+    workers: list[Worker] = []
+    page.on("worker", lambda worker: workers.append(worker))
+    page.goto(f"{site_url}?deal=8529&rules=standard&cells=2")
+    wait_for_table(page)
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_text("Unknown so far: searching further…", timeout=LOADING)
+    assert len(workers) == 3  # the api, the solver and the longer search
+    longer = workers[2]
+    ended: list[bool] = []
+    longer.on("close", lambda _: ended.append(True))
+    Player(page, site_url).type_move("42")
+    expect(page.locator("#moves")).to_have_text("1")
+    deadline = time.monotonic() + 30
+    while not ended:
+        assert time.monotonic() < deadline, "the longer search's worker was not ended"
+        page.wait_for_timeout(100)
+    expect(verdict).to_have_text("Unknown so far: searching further…", timeout=LOADING)
+    assert len(workers) == 4  # the new position's longer search

@@ -7,7 +7,10 @@ the analyses that the server gives to worker processes are queued here instead
 (:class:`QueuedAnalysis`), handed to the page one at a time (:meth:`Api.next_job`), solved
 by the second worker (:func:`solve_job`), and handed back (:meth:`Api.solved`). Meanwhile
 the first worker goes on answering, and the page shows "pending" as it does with the
-server. Everything crossing between workers is JSON text.
+server. A search that reached its limit is followed by a longer one, as on the server,
+in a third worker that the page starts when one is wanted and ends when the game moves
+on (:meth:`Api.next_longer_job`, :meth:`Api.longer_to_stop`). Everything crossing
+between workers is JSON text.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import freecell.board_format  # noqa: F401  (imported lazily by Position.from_text; here, into the site's snapshot)
-from freecell.advisor import Advisor, Verdict
+from freecell.advisor import CACHE_SIZE, HINT_LIMIT, LONGER_LIMIT, Advisor, Verdict
 from freecell.position import Position
 from freecell.replay import ReplayError, replay
 from freecell.rules import Rules, find_rules
@@ -29,47 +33,89 @@ from freecell.web.analysis import WAITING_PER_WORKER, AnalysisBusyError, Answere
 from freecell.web.assistance import Assistance
 from freecell.web.service import Service
 
+# The longer search in the browser keeps the in-play bound on memory: a Web Worker that
+# runs out of it may take the page down with it.
+SITE_LONGER_LIMIT: Final = SearchLimit(seconds=LONGER_LIMIT.seconds, memory_mb=HINT_LIMIT.memory_mb)
+
 
 @dataclass
 class _Job:
     number: int
+    owner: str
     position: Position
     rules: Rules
 
 
+def _job_text(job: _Job, limit: SearchLimit) -> str:
+    return json.dumps({
+        "job": job.number, "board": job.position.to_text(), "rules": job.rules.name, "cells": job.rules.cells,
+        "limit": {"seconds": limit.seconds, "positions": limit.positions, "memory_mb": limit.memory_mb},
+    })
+
+
+def _trusted_result(job: _Job, result_text: str) -> SolveResult | None:
+    """The solver worker's answer to ``job``, or None if it is an error or a winning line
+    that does not replay through the rules engine."""
+    try:
+        found = json.loads(result_text)
+        result = SolveResult(
+            SolveStatus(found["status"]), tuple(found["moves"]), found["expanded"], found["generated"],
+            found["seconds"], found["non_foundation_moves"],
+        )
+        trusted = not result.solved or replay(job.position, job.rules, result.moves).is_won()
+    except (ValueError, KeyError, TypeError, ReplayError):
+        return None
+    return result if trusted else None
+
+
 class QueuedAnalysis:
     """The analyses waiting for the solver worker, one per game (a newer request for a
-    game replaces its waiting one), at most ``max_waiting`` at once, as in the server."""
+    game replaces its waiting one), at most ``max_waiting`` at once, as in the server.
 
-    def __init__(self, advisor: Advisor, *, max_waiting: int = WAITING_PER_WORKER) -> None:
+    A position whose search reached its limit gets a longer one (``longer``, None for
+    none), handed out by :meth:`next_longer_job` for a worker of its own, which the page
+    ends when :meth:`longer_to_stop` says so: the game asked about another position."""
+
+    def __init__(
+        self, advisor: Advisor, *, max_waiting: int = WAITING_PER_WORKER, longer: SearchLimit | None = SITE_LONGER_LIMIT
+    ) -> None:
         self.advisor = advisor
+        self.longer = longer
         self._max_waiting = max_waiting
         self._waiting: OrderedDict[str, _Job] = OrderedDict()
         self._running: _Job | None = None
         self._numbers = itertools.count(1)
+        self._longer_waiting: OrderedDict[str, _Job] = OrderedDict()
+        self._longer_running: _Job | None = None
+        self._longer_done: OrderedDict[tuple[Rules, object], None] = OrderedDict()
+        self._longer_stopped: int | None = None
 
     def request(self, owner: str, position: Position, rules: Rules) -> Answered:
         """Queue ``position`` for analysis on behalf of ``owner`` unless it is known, being
         solved, or already waiting. Raises :class:`AnalysisBusyError` when too many wait.
-        Nothing in a worker can wait for the answer: the page asks again, as with the server."""
+        Nothing in a worker can wait for the answer: the page asks again, as with the server.
+        A position known to be unknown gets its longer search if it has not had one."""
+        known = self.advisor.known(position, rules)
+        if known is not None and known.verdict is Verdict.UNKNOWN:
+            self._search_further(owner, position, rules)
+            return Answered()
+        self._stop_longer(owner, position, rules)
         running = self._running
-        if self.advisor.known(position, rules) is not None or (
-            running is not None and (running.position, running.rules) == (position, rules)
-        ):
+        if known is not None or (running is not None and (running.position, running.rules) == (position, rules)):
             return Answered()
         waiting = self._waiting.get(owner)
         if waiting is not None and (waiting.position, waiting.rules) == (position, rules):
             return Answered()
         if waiting is None and len(self._waiting) >= self._max_waiting:
             raise AnalysisBusyError("the solver is busy: try again in a moment")
-        self._waiting[owner] = _Job(next(self._numbers), position, rules)
+        self._waiting[owner] = _Job(next(self._numbers), owner, position, rules)
         self._waiting.move_to_end(owner)
         return Answered()
 
     def searching_further(self, position: Position, rules: Rules) -> bool:
-        """No longer search runs here: the solver worker does one search at a time, and a
-        longer one could not be stopped when the player moves on."""
-        return False
+        """Whether a longer search for ``position`` is running or waiting."""
+        jobs = [*self._longer_waiting.values(), self._longer_running]
+        return any(job is not None and (job.position, job.rules) == (position, rules) for job in jobs)
 
     def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
         """Solve now, in this worker (a winnable-only deal: the request waits for it)."""
@@ -83,35 +129,81 @@ class QueuedAnalysis:
             return None
         _, job = self._waiting.popitem(last=False)
         self._running = job
-        limit = self.advisor.limit
-        return json.dumps({
-            "job": job.number, "board": job.position.to_text(), "rules": job.rules.name, "cells": job.rules.cells,
-            "limit": {"seconds": limit.seconds, "positions": limit.positions, "memory_mb": limit.memory_mb},
-        })
+        return _job_text(job, self.advisor.limit)
 
     def solved(self, job_number: int, result_text: str) -> None:
         """Learn the solver worker's answer to job ``job_number``; a winning line is replayed
         through the rules engine before it is trusted. An answer that does not replay, or
-        an error, is taken as "unknown", as the server does with a worker that failed."""
+        an error, is taken as "unknown", as the server does with a worker that failed; an
+        answer that reached its limit queues the longer search."""
         job, self._running = self._running, None
         if job is None or job.number != job_number:
             return
-        try:
-            found = json.loads(result_text)
-            result = SolveResult(
-                SolveStatus(found["status"]), tuple(found["moves"]), found["expanded"], found["generated"],
-                found["seconds"], found["non_foundation_moves"],
-            )
-            trusted = not result.solved or replay(job.position, job.rules, result.moves).is_won()
-        except (ValueError, KeyError, TypeError, ReplayError):
-            trusted = False
-        if not trusted:
+        result = _trusted_result(job, result_text)
+        if result is None:
             self.advisor.remember_verdict(job.position, job.rules, Verdict.UNKNOWN)
+            self._remember_longer_done(job)  # a longer search would fail the same way
             return
         self.advisor.learn(job.position, job.rules, result)
+        if result.status is SolveStatus.LIMIT_REACHED:
+            self._search_further(job.owner, job.position, job.rules)
+
+    # --- the longer searches -------------------------------------------------------------
+
+    def next_longer_job(self) -> str | None:
+        """The next longer search, as JSON, for the page's longer-search worker, if none runs."""
+        if self._longer_running is not None or not self._longer_waiting or self.longer is None:
+            return None
+        _, job = self._longer_waiting.popitem(last=False)
+        self._longer_running = job
+        return _job_text(job, self.longer)
+
+    def longer_solved(self, job_number: int, result_text: str) -> None:
+        """Learn the answer of longer search ``job_number`` (replayed, as in :meth:`solved`);
+        one that reached its limit, or failed, leaves the position unknown for good."""
+        job = self._longer_running
+        if job is None or job.number != job_number:
+            return
+        self._longer_running = None
+        self._remember_longer_done(job)
+        result = _trusted_result(job, result_text)
+        if result is not None and result.status is not SolveStatus.LIMIT_REACHED:
+            self.advisor.learn(job.position, job.rules, result)
+
+    def longer_to_stop(self) -> int | None:
+        """The longer search the page must stop (end its worker), once: its game moved on."""
+        stopped, self._longer_stopped = self._longer_stopped, None
+        return stopped
+
+    def _search_further(self, owner: str, position: Position, rules: Rules) -> None:
+        key = (rules, position.key())
+        if self.longer is None or key in self._longer_done:
+            return
+        jobs = [*self._longer_waiting.values(), self._longer_running]
+        if any(job is not None and (job.rules, job.position.key()) == key for job in jobs):
+            return
+        self._longer_waiting[owner] = _Job(next(self._numbers), owner, position, rules)
+        self._longer_waiting.move_to_end(owner)
+        while len(self._longer_waiting) > self._max_waiting:
+            self._longer_waiting.popitem(last=False)
+
+    def _stop_longer(self, owner: str, position: Position, rules: Rules) -> None:
+        waiting = self._longer_waiting.get(owner)
+        if waiting is not None and (waiting.position, waiting.rules) != (position, rules):
+            del self._longer_waiting[owner]
+        running = self._longer_running
+        if running is not None and running.owner == owner and (running.position, running.rules) != (position, rules):
+            self._longer_running = None
+            self._longer_stopped = running.number
+
+    def _remember_longer_done(self, job: _Job) -> None:
+        self._longer_done[(job.rules, job.position.key())] = None
+        while len(self._longer_done) > CACHE_SIZE:
+            self._longer_done.popitem(last=False)
 
     def close(self) -> None:
         self._waiting.clear()
+        self._longer_waiting.clear()
 
 
 def solve_job(job_text: str) -> str:
@@ -147,3 +239,12 @@ class Api:
 
     def solved(self, job_number: int, result_text: str) -> None:
         self.queue.solved(job_number, result_text)
+
+    def next_longer_job(self) -> str | None:
+        return self.queue.next_longer_job()
+
+    def longer_solved(self, job_number: int, result_text: str) -> None:
+        self.queue.longer_solved(job_number, result_text)
+
+    def longer_to_stop(self) -> int | None:
+        return self.queue.longer_to_stop()

@@ -64,6 +64,34 @@ class Site {
   }
 
   /**
+   * A longer search, in a worker of its own: started for each one and ended after it (a
+   * search's memory is not given back otherwise), or as soon as the game moves on.
+   */
+  startLonger(job) {
+    this.endLonger();
+    const number = JSON.parse(job).job;
+    const worker = this.worker("longer", this.config);
+    this.longer = { worker, number };
+    worker.ready.then(() => {
+      if (this.longer?.worker === worker) {
+        worker.postMessage({ type: "solve", job, longer: true });
+      }
+    }, () => this.longerSolved(number, "the longer search's worker did not start"));
+  }
+
+  longerSolved(number, result) {
+    if (this.longer?.number === number) {
+      this.endLonger();
+    }
+    this.api.postMessage({ type: "longer-solved", number, result });
+  }
+
+  endLonger() {
+    this.longer?.worker.terminate();
+    this.longer = null;
+  }
+
+  /**
    * Resolves once this is the only tab of the site running the game: each tab keeps its
    * own copy of the games and saves it whole, so two at once would undo each other's moves.
    */
@@ -126,7 +154,19 @@ class Site {
         }
         break;
       case "solved":
-        this.api.postMessage({ type: "solved", number: message.number, result: message.result });
+        if (message.longer) {
+          this.longerSolved(message.number, message.result);
+        } else {
+          this.api.postMessage({ type: "solved", number: message.number, result: message.result });
+        }
+        break;
+      case "longer-job":
+        this.startLonger(message.job);
+        break;
+      case "stop-longer":
+        if (this.longer?.number === message.number) {
+          this.endLonger();
+        }
         break;
       default:
         break;

@@ -3,7 +3,9 @@
 // its games in SQLite on IDBFS, saved to IndexedDB before each change is acknowledged.
 // Role "api" opens the games only once the page says so ("open": this tab holds the lock),
 // so Python may start meanwhile. Role "solver" solves the analyses that the api worker
-// queues, so play never waits (the page holds them until it has loaded).
+// queues, so play never waits (the page holds them until it has loaded); role "longer"
+// does the longer search that follows one that reached its limit, and is ended by the
+// page when the game moves on (nothing else stops a search under way).
 
 const DATA = "/data";
 let py = null;
@@ -120,10 +122,20 @@ async function request({ id, method, path, query, body }) {
   offerJob();
 }
 
+const given = (value) => value !== undefined && value !== null; // Python's None comes as undefined
+
 function offerJob() {
+  const stop = api.longer_to_stop();
+  if (given(stop)) {
+    post({ type: "stop-longer", number: stop });
+  }
   const job = api.next_job();
-  if (job !== undefined && job !== null) {
+  if (given(job)) {
     post({ type: "job", job });
+  }
+  const longer = api.next_longer_job();
+  if (given(longer)) {
+    post({ type: "longer-job", job: longer });
   }
 }
 
@@ -134,9 +146,14 @@ function handle(message) {
     case "request":
       return request(message);
     case "solve":
-      return post({ type: "solved", number: JSON.parse(message.job).job, result: self.solveJob(message.job) });
+      return post({
+        type: "solved", number: JSON.parse(message.job).job, result: self.solveJob(message.job), longer: message.longer,
+      });
     case "solved":
       api.solved(message.number, message.result);
+      return offerJob();
+    case "longer-solved":
+      api.longer_solved(message.number, message.result);
       return offerJob();
     default:
       throw new Error(`unknown message ${message.type}`);
