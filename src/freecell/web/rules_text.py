@@ -125,8 +125,8 @@ RULES_TEXT: Final[dict[str, str]] = {
 HELP_TEXT: Final = (
     "Our help, on top of every preset. Hint gives the next move of a winning line found by our "
     "solver, and says so when the position can no longer be won. The status light says, after every "
-    "move, whether the position is winnable, not winnable, or unknown (the search reached its limit); "
-    "switch it off if you want no help. When a move loses a game that could be won, the game names it "
+    "move, whether the position is winnable, not winnable, or unknown (the search reached its limit: "
+    "a longer search follows, up to 30 s, while you play on); switch it off if you want no help. When a move loses a game that could be won, the game names it "
     "and Rewind takes you back to the last winnable position. Solution steps through a winning line, "
     "or plays it at the speed you choose (keys . and , step it), and you may take over at any step; "
     "Copy puts the rest of the line on the clipboard in standard notation. New game can deal only "
