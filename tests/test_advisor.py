@@ -106,3 +106,28 @@ def test_grades_weigh_a_line_against_the_ruleset() -> None:
     assert grade(analysis, find_rules("strict")) is Difficulty.EASY  # 60 one-card moves is short there
     assert grade(analysis, find_rules("double")) is Difficulty.EASY
     assert grade(Analysis(Verdict.WINNABLE, line[:40] + line[60:], expanded=300), STANDARD) is Difficulty.MEDIUM
+
+
+def test_what_is_reached_from_a_proven_lost_position_is_lost_without_a_search() -> None:
+    advisor = Advisor()
+    lost = Deal(STANDARD, 11982).position()
+    advisor.remember_verdict(lost, STANDARD, Verdict.NOT_WINNABLE)  # as a proof would (no solve here:
+    # the solver keeps what it proved lost for this process's later searches)
+    after_one = lost.apply(lost.legal_moves(STANDARD)[0], STANDARD)
+    after_two = after_one.apply(after_one.legal_moves(STANDARD)[-1], STANDARD)
+    assert advisor.known(after_two, STANDARD) is None  # not known by itself
+    assert advisor.lost_on_the_way(after_two, STANDARD, [lost, after_one])  # past a position never asked
+    known = advisor.known(after_two, STANDARD)
+    assert known is not None and known.verdict is Verdict.NOT_WINNABLE
+
+
+def test_a_winnable_position_on_the_way_ends_the_look_back() -> None:
+    advisor = Advisor()
+    lost, winnable = Deal(STANDARD, 11982).position(), Deal(STANDARD, 1).position()
+    advisor.remember_verdict(lost, STANDARD, Verdict.NOT_WINNABLE)
+    assert advisor.analyse(winnable, STANDARD).verdict is Verdict.WINNABLE
+    after = winnable.apply(winnable.legal_moves(STANDARD)[0], STANDARD)
+    assert not advisor.lost_on_the_way(after, STANDARD, [lost, winnable])
+    assert not advisor.lost_on_the_way(after, STANDARD, [])
+    known = advisor.known(after, STANDARD)
+    assert known is None or known.verdict is not Verdict.NOT_WINNABLE

@@ -210,3 +210,15 @@ def test_an_unknown_verdict_is_searched_further_and_then_known(tmp_path: Path) -
         assert replay(Deal(find_rules("standard"), 617).position(), find_rules("standard"), answer["line"]).is_won()
         hint = poll(client, f"/api/games/{gid}/hint")
         assert hint["verdict"] == "winnable" and hint["move"] == answer["line"][0]
+
+
+def test_a_move_from_a_lost_position_is_known_lost_at_once(client: TestClient) -> None:
+    gid = new_game(client, rules="standard", deal=11982)["id"]
+    assert poll(client, f"/api/games/{gid}/analysis")["verdict"] == "not-winnable"
+    start = Deal(find_rules("standard"), 11982).position()
+    move = start.notation(start.legal_moves(find_rules("standard"))[0])
+    assert client.post(f"/api/games/{gid}/moves", json={"move": move}).status_code == 200
+    answer = client.get(f"/api/games/{gid}/analysis").json()  # never waits: no search was needed
+    assert answer["verdict"] == "not-winnable", answer
+    hint = client.get(f"/api/games/{gid}/hint").json()
+    assert hint["verdict"] == "not-winnable" and hint["text"].startswith("This position can no longer be won")

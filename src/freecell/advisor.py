@@ -132,6 +132,22 @@ class Advisor:
         self._remember_line(position, rules, translated)
         return Analysis(Verdict.WINNABLE, translated, cached=True)
 
+    def lost_on_the_way(self, position: Position, rules: Rules, earlier: Sequence[Position]) -> bool:
+        """Whether ``position``, reached by legal moves through ``earlier`` (the latest
+        last), is known lost because one of those was proven lost: whatever is reached
+        from a lost position is lost. If so, it is recorded, with no search. The look back
+        ends at the first winnable position (all before it are winnable too)."""
+        for before in reversed(earlier):
+            with self._lock:  # the cache alone: a position with no move left has led nowhere
+                entry = self._by_key.get((rules, before.key()))
+            verdict = None if entry is None else entry[1]
+            if verdict is Verdict.NOT_WINNABLE:
+                self.remember_verdict(position, rules, Verdict.NOT_WINNABLE)
+                return True
+            if verdict is Verdict.WINNABLE:
+                return False
+        return False
+
     def analyse(self, position: Position, rules: Rules, *, limit: SearchLimit | None = None) -> Analysis:
         """The verdict on ``position`` and a winning line when it is winnable."""
         known = self.known(position, rules)

@@ -114,6 +114,9 @@ class Assistance:
         known = self.advisor.known(snapshot.position, snapshot.rules)
         if known is not None and known.verdict is not Verdict.UNKNOWN:
             return None
+        earlier = [action.before for action in snapshot.history]
+        if self.advisor.lost_on_the_way(snapshot.position, snapshot.rules, earlier):
+            return None
         asked = self.service.request(snapshot.game_id, snapshot.position, snapshot.rules)
         return None if known is not None else asked  # unknown: the longer search is not waited for
 
