@@ -88,6 +88,7 @@ def test_a_losing_move_is_named_and_rewound(client: TestClient) -> None:
     assert lost is not None and lost["move"] == "2a" and lost["moves_back"] == 1
     hint = poll(client, f"/api/games/{gid}/hint")
     assert hint["move"] is None and hint["verdict"] == "not-winnable"
+    assert hint["text"].startswith("This position can no longer be won: undo, or rewind")
     rewound = client.post(f"/api/games/{gid}/rewind").json()
     assert rewound["columns"] == start["columns"] and rewound["cells"] == start["cells"]
     assert poll(client, f"/api/games/{gid}/analysis")["verdict"] == "winnable"
@@ -221,4 +222,4 @@ def test_a_move_from_a_lost_position_is_known_lost_at_once(client: TestClient) -
     answer = client.get(f"/api/games/{gid}/analysis").json()  # never waits: no search was needed
     assert answer["verdict"] == "not-winnable", answer
     hint = client.get(f"/api/games/{gid}/hint").json()
-    assert hint["verdict"] == "not-winnable" and hint["text"].startswith("This position can no longer be won")
+    assert hint["verdict"] == "not-winnable" and hint["text"].startswith("This game could not be won from its start")

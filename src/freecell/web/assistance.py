@@ -42,6 +42,7 @@ class Snapshot:
     lesson: Lesson | None
     lesson_step: int
     moves_made: int = 0
+    start: Position | None = None  # where the game began (a deal's layout or an imported position)
 
     @classmethod
     def of(cls, session: Session) -> Snapshot:
@@ -49,7 +50,7 @@ class Snapshot:
         game = session.game
         return cls(
             session.id, game.rules, game.position, tuple(game.history), session.lesson, session.lesson_step,
-            game.moves_made,
+            game.moves_made, game.start,
         )
 
 
@@ -149,6 +150,13 @@ class Assistance:
             if snapshot.moves_made == 0:  # nothing to undo: the deal itself is lost
                 return no_move_hint(
                     "This deal cannot be won, whatever is played: our solver proved it. Deal a new one",
+                    verdict="not-winnable",
+                )
+            started = None if snapshot.start is None else self.advisor.known(snapshot.start, rules)
+            if started is not None and started.verdict is Verdict.NOT_WINNABLE:  # no winnable position to go back to
+                return no_move_hint(
+                    "This game could not be won from its start, whatever was played: our solver proved it. "
+                    "Deal a new one",
                     verdict="not-winnable",
                 )
             return no_move_hint(
