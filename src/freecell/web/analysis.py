@@ -27,7 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Generic, Protocol, TypeVar
 
 from freecell.advisor import CACHE_SIZE, LONGER_LIMIT, Advisor, Analysis, Verdict
 from freecell.position import Position
@@ -136,6 +136,81 @@ def _end_pool(pool: Executor) -> None:
         process.join(timeout=5)
 
 
+class LongerJob(Protocol):
+    owner: str
+    position: Position
+    rules: Rules
+
+
+J = TypeVar("J", bound=LongerJob)
+
+
+class LongerQueue(Generic[J]):
+    """Which positions get a longer search, for the server and the static site alike: one
+    runs at a time, one per game waits (a newer one replaces it), and no position is
+    searched twice. It only keeps the books: whoever runs the searches locks it if need be."""
+
+    def __init__(self, max_waiting: int) -> None:
+        self._max_waiting = max_waiting
+        self._waiting: OrderedDict[str, J] = OrderedDict()
+        self.running: J | None = None
+        self._done: OrderedDict[tuple[Rules, object], None] = OrderedDict()
+
+    def add(self, job: J) -> None:
+        """Queue ``job`` unless its position had a longer search or has one under way."""
+        key = (job.rules, job.position.key())
+        if key in self._done or any((other.rules, other.position.key()) == key for other in self._jobs()):
+            return
+        self._waiting[job.owner] = job
+        self._waiting.move_to_end(job.owner)
+        while len(self._waiting) > self._max_waiting:
+            self._waiting.popitem(last=False)
+
+    def take(self) -> J | None:
+        """The next job to run, if none runs; it is running from now on."""
+        if self.running is not None or not self._waiting:
+            return None
+        _, self.running = self._waiting.popitem(last=False)
+        return self.running
+
+    def finish(self, job: J) -> bool:
+        """``job`` ended: True if it was still the one running (not stopped meanwhile)."""
+        if self.running is not job:
+            return False
+        self.running = None
+        self.mark_done(job.rules, job.position)
+        return True
+
+    def moved_on(self, owner: str, position: Position, rules: Rules) -> J | None:
+        """``owner``'s game is at ``position`` now: its longer search for any other position
+        is dropped; the one running, if it was that, is returned (the caller ends it)."""
+        waiting = self._waiting.get(owner)
+        if waiting is not None and (waiting.position, waiting.rules) != (position, rules):
+            del self._waiting[owner]
+        running = self.running
+        if running is None or running.owner != owner or (running.position, running.rules) == (position, rules):
+            return None
+        self.running = None
+        return running
+
+    def searching(self, position: Position, rules: Rules) -> bool:
+        """Whether a longer search for ``position`` is running or waiting."""
+        return any((job.position, job.rules) == (position, rules) for job in self._jobs())
+
+    def mark_done(self, rules: Rules, position: Position) -> None:
+        """Give ``position`` no longer search (it had one, or its search failed)."""
+        self._done[(rules, position.key())] = None
+        while len(self._done) > CACHE_SIZE:
+            self._done.popitem(last=False)
+
+    def clear(self) -> None:
+        self._waiting.clear()
+        self.running = None
+
+    def _jobs(self) -> list[J]:
+        return [*self._waiting.values(), *([] if self.running is None else [self.running])]
+
+
 class AnalysisService:
     """Runs analyses in worker processes (or in ``pool``, which the service then owns)
     and records them in ``advisor``. A position the in-play search leaves unknown gets a
@@ -162,9 +237,7 @@ class AnalysisService:
         # The longer searches: one runs at a time, one per game waits, in a pool of one
         # process that is ended (and made again when needed) to stop a search at once.
         self._longer_pool: Executor | None = None
-        self._longer_waiting: OrderedDict[str, _Job] = OrderedDict()
-        self._longer_running: _Job | None = None
-        self._longer_done: OrderedDict[tuple[Rules, object], None] = OrderedDict()
+        self._longer: LongerQueue[_Job] = LongerQueue(self._max_waiting)
         self._closed = False
         self._dispatcher = threading.Thread(target=self._dispatch, name="analysis-dispatcher", daemon=True)
         self._dispatcher.start()
@@ -217,8 +290,7 @@ class AnalysisService:
     def searching_further(self, position: Position, rules: Rules) -> bool:
         """Whether a longer search for ``position`` is running or waiting."""
         with self._lock:
-            jobs = [*self._longer_waiting.values(), self._longer_running]
-            return any(job is not None and (job.position, job.rules) == (position, rules) for job in jobs)
+            return self._longer.searching(position, rules)
 
     def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
         """Solve in a worker process now (behind whatever the workers are doing) and wait.
@@ -253,7 +325,7 @@ class AnalysisService:
             else:  # a worker that died or failed: say unknown rather than leave the page waiting
                 self.advisor.remember_verdict(job.position, job.rules, Verdict.UNKNOWN)
                 with self._lock:  # and give it no longer search, which would fail the same way
-                    self._longer_done[(job.rules, job.position.key())] = None
+                    self._longer.mark_done(job.rules, job.position)
         finally:
             with self._lock:
                 self._running.pop((job.rules, job.position), None)
@@ -266,57 +338,42 @@ class AnalysisService:
         """Queue ``job`` for a longer search, unless it had one or one is under way."""
         if self.longer is None:
             return
-        key = (job.rules, job.position.key())
         with self._lock:
-            if self._closed or key in self._longer_done:
-                return
-            jobs = [*self._longer_waiting.values(), self._longer_running]
-            if any(other is not None and (other.rules, other.position.key()) == key for other in jobs):
-                return
-            self._longer_waiting[job.owner] = job  # a newer one of the game replaces its waiting one
-            self._longer_waiting.move_to_end(job.owner)
-            while len(self._longer_waiting) > self._max_waiting:
-                self._longer_waiting.popitem(last=False)
-            self._start_longer_locked()
+            if not self._closed:
+                self._longer.add(job)
+                self._start_longer_locked()
 
     def _start_longer_locked(self) -> None:
-        if self._longer_running is not None or not self._longer_waiting or self._closed or self.longer is None:
+        if self._closed or self.longer is None:
             return
-        _, job = self._longer_waiting.popitem(last=False)
+        job = self._longer.take()
+        if job is None:
+            return
         if self._longer_pool is None:
             # A process for each search: one that grew to its limit would start the next
             # one near it (the memory a search frees is not all given back to the OS).
             self._longer_pool = _worker_pool(1, LONGER_NICENESS, tasks_per_worker=1)
-        self._longer_running = job
         future = self._longer_pool.submit(_solve_in_worker, job.position, job.rules, self.longer)
         future.add_done_callback(lambda f, job=job: self._longer_finished(job, f))  # type: ignore[misc]
 
     def _longer_finished(self, job: _Job, future: Future[SolveResult]) -> None:
         with self._lock:
-            if self._longer_running is not job:  # stopped: the process was ended
+            if self._longer.running is not job:  # stopped: the process was ended
                 return
         if not future.cancelled() and future.exception() is None:
             result = future.result()
             if result.status is not SolveStatus.LIMIT_REACHED:
                 self.advisor.learn(job.position, job.rules, result)
         with self._lock:
-            self._longer_done[(job.rules, job.position.key())] = None
-            while len(self._longer_done) > CACHE_SIZE:
-                self._longer_done.popitem(last=False)
-            self._longer_running = None
+            self._longer.finish(job)
             self._start_longer_locked()
 
     def _stop_longer(self, owner: str, position: Position, rules: Rules) -> None:
         """The player of ``owner`` is at ``position`` now: drop the game's longer search
         for any other position, and end it if it runs."""
         with self._lock:
-            waiting = self._longer_waiting.get(owner)
-            if waiting is not None and (waiting.position, waiting.rules) != (position, rules):
-                del self._longer_waiting[owner]
-            running = self._longer_running
-            if running is None or running.owner != owner or (running.position, running.rules) == (position, rules):
+            if self._longer.moved_on(owner, position, rules) is None:
                 return
-            self._longer_running = None
             pool, self._longer_pool = self._longer_pool, None
         if pool is not None:
             _end_pool(pool)
@@ -329,8 +386,7 @@ class AnalysisService:
             for job in self._waiting.values():
                 job.done.set()
             self._waiting.clear()
-            self._longer_waiting.clear()
-            self._longer_running = None
+            self._longer.clear()
             longer_pool, self._longer_pool = self._longer_pool, None
             self._wake.notify_all()
         # A worker may be in the middle of a long search: stop it rather than wait for it,

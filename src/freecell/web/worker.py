@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Final
 
 import freecell.board_format  # noqa: F401  (imported lazily by Position.from_text; here, into the site's snapshot)
-from freecell.advisor import CACHE_SIZE, HINT_LIMIT, LONGER_LIMIT, Advisor, Verdict
+from freecell.advisor import HINT_LIMIT, LONGER_LIMIT, Advisor, Verdict
 from freecell.position import Position
 from freecell.replay import ReplayError, replay
 from freecell.rules import Rules, find_rules
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 from freecell.store import Store
-from freecell.web.analysis import WAITING_PER_WORKER, AnalysisBusyError, Answered
+from freecell.web.analysis import WAITING_PER_WORKER, AnalysisBusyError, Answered, LongerQueue
 from freecell.web.assistance import Assistance
 from freecell.web.service import Service
 
@@ -85,9 +85,7 @@ class QueuedAnalysis:
         self._waiting: OrderedDict[str, _Job] = OrderedDict()
         self._running: _Job | None = None
         self._numbers = itertools.count(1)
-        self._longer_waiting: OrderedDict[str, _Job] = OrderedDict()
-        self._longer_running: _Job | None = None
-        self._longer_done: OrderedDict[tuple[Rules, object], None] = OrderedDict()
+        self._longer: LongerQueue[_Job] = LongerQueue(max_waiting)
         self._longer_stopped: int | None = None
 
     def request(self, owner: str, position: Position, rules: Rules) -> Answered:
@@ -99,7 +97,9 @@ class QueuedAnalysis:
         if known is not None and known.verdict is Verdict.UNKNOWN:
             self._search_further(owner, position, rules)
             return Answered()
-        self._stop_longer(owner, position, rules)
+        stopped = self._longer.moved_on(owner, position, rules)
+        if stopped is not None:
+            self._longer_stopped = stopped.number
         running = self._running
         if known is not None or (running is not None and (running.position, running.rules) == (position, rules)):
             return Answered()
@@ -114,8 +114,7 @@ class QueuedAnalysis:
 
     def searching_further(self, position: Position, rules: Rules) -> bool:
         """Whether a longer search for ``position`` is running or waiting."""
-        jobs = [*self._longer_waiting.values(), self._longer_running]
-        return any(job is not None and (job.position, job.rules) == (position, rules) for job in jobs)
+        return self._longer.searching(position, rules)
 
     def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
         """Solve now, in this worker (a winnable-only deal: the request waits for it)."""
@@ -142,7 +141,7 @@ class QueuedAnalysis:
         result = _trusted_result(job, result_text)
         if result is None:
             self.advisor.remember_verdict(job.position, job.rules, Verdict.UNKNOWN)
-            self._remember_longer_done(job)  # a longer search would fail the same way
+            self._longer.mark_done(job.rules, job.position)  # a longer search would fail the same way
             return
         self.advisor.learn(job.position, job.rules, result)
         if result.status is SolveStatus.LIMIT_REACHED:
@@ -152,20 +151,17 @@ class QueuedAnalysis:
 
     def next_longer_job(self) -> str | None:
         """The next longer search, as JSON, for the page's longer-search worker, if none runs."""
-        if self._longer_running is not None or not self._longer_waiting or self.longer is None:
+        if self.longer is None:
             return None
-        _, job = self._longer_waiting.popitem(last=False)
-        self._longer_running = job
-        return _job_text(job, self.longer)
+        job = self._longer.take()
+        return None if job is None else _job_text(job, self.longer)
 
     def longer_solved(self, job_number: int, result_text: str) -> None:
         """Learn the answer of longer search ``job_number`` (replayed, as in :meth:`solved`);
         one that reached its limit, or failed, leaves the position unknown for good."""
-        job = self._longer_running
-        if job is None or job.number != job_number:
+        job = self._longer.running
+        if job is None or job.number != job_number or not self._longer.finish(job):
             return
-        self._longer_running = None
-        self._remember_longer_done(job)
         result = _trusted_result(job, result_text)
         if result is not None and result.status is not SolveStatus.LIMIT_REACHED:
             self.advisor.learn(job.position, job.rules, result)
@@ -176,34 +172,12 @@ class QueuedAnalysis:
         return stopped
 
     def _search_further(self, owner: str, position: Position, rules: Rules) -> None:
-        key = (rules, position.key())
-        if self.longer is None or key in self._longer_done:
-            return
-        jobs = [*self._longer_waiting.values(), self._longer_running]
-        if any(job is not None and (job.rules, job.position.key()) == key for job in jobs):
-            return
-        self._longer_waiting[owner] = _Job(next(self._numbers), owner, position, rules)
-        self._longer_waiting.move_to_end(owner)
-        while len(self._longer_waiting) > self._max_waiting:
-            self._longer_waiting.popitem(last=False)
-
-    def _stop_longer(self, owner: str, position: Position, rules: Rules) -> None:
-        waiting = self._longer_waiting.get(owner)
-        if waiting is not None and (waiting.position, waiting.rules) != (position, rules):
-            del self._longer_waiting[owner]
-        running = self._longer_running
-        if running is not None and running.owner == owner and (running.position, running.rules) != (position, rules):
-            self._longer_running = None
-            self._longer_stopped = running.number
-
-    def _remember_longer_done(self, job: _Job) -> None:
-        self._longer_done[(job.rules, job.position.key())] = None
-        while len(self._longer_done) > CACHE_SIZE:
-            self._longer_done.popitem(last=False)
+        if self.longer is not None:
+            self._longer.add(_Job(next(self._numbers), owner, position, rules))
 
     def close(self) -> None:
         self._waiting.clear()
-        self._longer_waiting.clear()
+        self._longer.clear()
 
 
 def solve_job(job_text: str) -> str:
