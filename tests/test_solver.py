@@ -333,11 +333,12 @@ def test_with_two_cells_the_last_search_runs_alone_and_wins(
     """With two cells, after the portfolio (its first search alone unless foundation
     cards may come back, as in the app) only the last search runs (no restart takes
     turns with it): TIGHT_FINAL's ranking and TWO_CELL_FINAL's second, taking turns. It
-    wins these deals within 20,000 positions (FINAL and its restarts needed 175,000 to
-    over 300,000); the moves replay to a win."""
+    wins these deals within 30,000 positions, the relaxed proof's share included (past
+    10,000; FINAL and its restarts needed 175,000 to over 300,000); the moves replay to a
+    win."""
     rules = find_rules(name, cells=2)
     begun = count_searches_begun(monkeypatch)
-    result = solve(Deal(rules, number).position(), rules, limit=SearchLimit(positions=20_000))
+    result = solve(Deal(rules, number).position(), rules, limit=SearchLimit(positions=30_000))
     assert result.status is SolveStatus.SOLVED
     assert_wins(Deal(rules, number).position(), rules, result.moves)
     assert len(begun) == (len(PORTFOLIO) if rules.takes_back else 1) + 1
@@ -363,10 +364,10 @@ _WHOLE_PLAN = slice(None)
 @pytest.mark.parametrize(
     ("name", "number", "positions", "within", "without"),
     [
-        ("standard", 16322, 250_000, _WHOLE_PLAN, slice(1, None)),
+        ("standard", 16322, 300_000, _WHOLE_PLAN, slice(1, None)),
         ("app", 16322, 250_000, _WHOLE_PLAN, slice(1, None)),
-        ("standard", 23487, 400_000, _WHOLE_PLAN, slice(0, 1)),
-        ("standard", 27738, 150_000, slice(-1, None), slice(0, -1)),
+        ("standard", 23487, 450_000, _WHOLE_PLAN, slice(0, 1)),
+        ("standard", 27738, 200_000, slice(-1, None), slice(0, -1)),
     ],
 )
 def test_the_late_searches_win_what_the_last_search_wanders_past(
@@ -381,7 +382,8 @@ def test_the_late_searches_win_what_the_last_search_wanders_past(
     once (a handover at 2,000 positions) and the plan cut to ``within`` (the whole plan,
     or LATE_EAGER alone, to keep the test short), the solve ends in a win whose moves
     replay; without the one late search that wins it (the plan cut to ``without``) it is
-    still at its limit."""
+    still at its limit. (The limits leave room for the relaxed proof, which takes turns
+    too: 264,393, 227,839, 400,640 and 171,332 positions in all to the win.)"""
     rules = find_rules(name, cells=2)
     position = Deal(rules, number).position()
     monkeypatch.setattr(solving, "TIGHT_HANDOVER", 2_000)

@@ -73,6 +73,30 @@ of its moves too, turns a win from the table with it in play into a win from the
 with it home. Deleting moves never lengthens a win, so the two reductions together keep
 a win wherever there was one. The complete problem's searches may therefore prove a
 loss. Under same-suit building every card home is settled: take-backs are never needed.
+
+A proof may also walk a *relaxed* problem (``twins``, one deck, alternate colours), where
+the two cards of a rank and colour (the 5H and the 5D, say: *twins*) change places
+whenever both lie on a card they may lie on. For building, twins are the same card; they
+differ only on the way home. So a position is known by its *class*: the columns with each
+such pair written as its rank and colour only (:meth:`FreeCellProblem.key`). Most of a
+lost deal's positions differ from others only in which twin lies where in the runs, so
+far fewer classes are reachable than positions (standard rules, 2 cells, deal 5441:
+434,813 positions, 79,313 classes). A twin that moves elsewhere than onto a card, to a
+cell, an empty column or home, may be either of the pair: the problem lists that move for
+each (a step from column ``TWIN + i`` swaps the pair first), and sends neither home by
+itself (its safe cards home are the others).
+
+Every position the game can reach then lies in a class the relaxed walk reaches. Take a
+position p in a class the walk has reached, through a position r of that class, and a
+move m from p. The pairs that r and p hold the other way round stay pairs after m, which
+moves one card: so m from r (or from r with the moved card's pair swapped, when m moves
+a twin elsewhere than onto a card) leads to the class of m from p. The cards sent home
+after it are the same from both, for they are never twins, and the foundations are the
+same in a class. A card sent home by itself loses no win (above), and a class holds a
+goal only if every position in it is one. So when the relaxed walk runs out of classes,
+no position that wins can be reached: the deal is lost. A goal it reaches proves nothing
+(its class may hold no position the game can reach): then the proof walks the problem
+itself.
 """
 
 from __future__ import annotations
@@ -87,6 +111,9 @@ from freecell.solver.search import WON
 
 CELL: Final = 64
 HOME: Final = 128
+# Added to a column's index as a step's source (relaxed problem only): the card on top
+# of that column first changes places with its twin.
+TWIN: Final = 32
 UNLIMITED: Final = 10_000
 
 Columns = tuple[bytes, ...]
@@ -199,7 +226,9 @@ class FreeCellProblem:
     complete problem) keeps ordered runs whole, as the module docstring tells.
     ``runs`` also moves a run as one step in a complete problem (by default only the
     fast one does): a shortcut through positions its single-card moves reach anyway, so
-    it adds no position a proof must not see.
+    it adds no position a proof must not see. ``twins`` makes it the relaxed problem of
+    the module docstring, where it applies (one deck, alternate colours, single-card
+    moves only, not eager); :attr:`twins` says whether it does.
     """
 
     def __init__(
@@ -211,6 +240,7 @@ class FreeCellProblem:
         eager: bool = False,
         whole_runs: bool = False,
         runs: bool | None = None,
+        twins: bool = False,
     ) -> None:
         self.rules = rules
         self.weights = weights
@@ -237,6 +267,9 @@ class FreeCellProblem:
         self.chained = rules.building is Building.ALTERNATE_COLOURS
         self.raised_known = _raised_known(self.pile_count)
         self.columns_in = _columns_in(rules.columns)
+        self.twins = (
+            twins and self.pile_count == 4 and self.chained and not (self.eager or self.whole_runs or self.moves_runs)
+        )
 
     # --- states --------------------------------------------------------------------
 
@@ -262,10 +295,50 @@ class FreeCellProblem:
         every child.) With two decks a card may lie in two places: the key is then the
         columns sorted and joined."""
         columns, cells, _ = state
+        if self.twins:
+            return self._class_key(columns, cells)
         if self.pile_count != 4:
             return b"\xff".join(sorted(columns)) + b"\xfe" + cells
         joined = b"\xff".join(columns)
         return bytes.maketrans(joined, b"\xff" + joined[:-1])[:52] + cells
+
+    def _class_key(self, columns: Columns, cells: bytes) -> bytes:
+        """The relaxed problem's key (see the module docstring): the columns sorted, each
+        card of a pair of twins that both lie on a card they may lie on written as its
+        rank and colour, then the cells."""
+        on = _lying_on(columns)
+        follows = self.follows
+        table = bytearray()
+        for pair in range(26):  # each pair once: clubs and spades, diamonds and hearts
+            card = (pair >> 1) * 4 + (pair & 1)
+            below = on[card]
+            if below >= 52 or not follows[below * 52 + card]:
+                continue
+            twin = card ^ 3
+            below = on[twin]
+            if below >= 52 or not follows[below * 52 + twin]:
+                continue
+            if not table:
+                table = bytearray(_TWINLESS)
+            mark = _TWIN_MARKS[card]
+            table[card] = mark
+            table[twin] = mark
+        if table:
+            columns = tuple([column.translate(table) for column in columns])
+        return b"\xff".join(sorted(columns)) + b"\xfe" + cells
+
+    def _is_twin(self, card: int, on: bytes) -> bool:
+        """Whether ``card`` and its twin both lie on a card they may lie on (``on`` as
+        :func:`_lying_on` makes it)."""
+        follows = self.follows
+        below = on[card]
+        twin_below = on[card ^ 3]
+        return (
+            below < 52
+            and twin_below < 52
+            and follows[below * 52 + card] == 1
+            and follows[twin_below * 52 + (card ^ 3)] == 1
+        )
 
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
@@ -393,6 +466,11 @@ class FreeCellProblem:
         so one pass may send several; passes go on while the last one sent any."""
         listed = list(columns)
         homeward = self.homeward
+        # Relaxed problem: twins never go home by themselves. Which cards are twins
+        # does not change while others go home (none of those is a twin), so ``on``
+        # is made once, when first wanted.
+        twins = self.twins
+        on = b""
         while True:
             safe = (homeward.get(foundations) or self._homeward(foundations))[1]
             if not safe:
@@ -400,13 +478,20 @@ class FreeCellProblem:
             sent = False
             for index, column in enumerate(listed) if exposed < 0 else ((exposed, listed[exposed]),):
                 if column and column[-1] in safe:
+                    height = len(column)
                     while column and column[-1] in safe:
+                        if twins:
+                            if not on:
+                                on = _lying_on(tuple(listed))
+                            if self._is_twin(column[-1], on):
+                                break
                         foundations = self._raised(foundations, column[-1])
                         column = column[:-1]
                         steps.append((index, HOME, 1))
                         safe = (homeward.get(foundations) or self._homeward(foundations))[1]
-                    listed[index] = column
-                    sent = True
+                    if len(column) < height:
+                        listed[index] = column
+                        sent = True
             if exposed < 0:
                 # Over the cells as they were (a card sent home makes new bytes): not
                 # over ``cells`` itself, which compiled code reads again at each turn.
@@ -440,6 +525,9 @@ class FreeCellProblem:
         home after it; also the steps taken, ``step`` first."""
         columns, cells, foundations = state
         source, target, count = step
+        if TWIN <= source < CELL:
+            columns = _swapped_with_twin(columns, source - TWIN)
+            source -= TWIN
         listed = list(columns)
         if source < CELL:
             column = listed[source]
@@ -465,7 +553,7 @@ class FreeCellProblem:
             if target == HOME:
                 exposed = -1
             elif source < CELL and listed[source] and listed[source][-1] in safe:
-                exposed = source
+                exposed = source  # (a twin there stays: see _close)
             else:
                 return (columns, cells, foundations), (step,)
             steps = [step]
@@ -483,9 +571,9 @@ class FreeCellProblem:
         would only find ``state`` seen. (The step is built from the move alone, so it
         may be one that ``moves(child)`` does not list: then there is nothing to pass.)
         """
-        if len(via) != 1:
-            return None
         source, target, count = step
+        if len(via) != 1 or TWIN <= source < CELL:
+            return None
         columns = child[0]
         if (source >= HOME or target == HOME) and self.pile_count != 4:
             return None  # a take-back takes from the highest pile of its suit
@@ -625,7 +713,33 @@ class FreeCellProblem:
                 steps.append((source, first_empty, 1))
         if self.takes_back and self.complete:
             self._take_backs(foundations, onto, first_empty, free, steps)
+        if self.twins:
+            self._twin_steps(columns, foundations, first_empty, free, steps)
         return steps
+
+    def _twin_steps(self, columns: Columns, foundations: bytes, first_empty: int, free: int, steps: list[Step]) -> None:
+        """The relaxed problem's steps of a twin on top of a column made in its pair's
+        place, where that leads elsewhere (see the module docstring): to a cell, an
+        empty column or home. Onto a card, either of the pair leads to the same class."""
+        follows = self.follows
+        on = b""
+        for i, column in enumerate(columns):
+            height = len(column)
+            if height < 2 or not follows[column[-2] * 52 + column[-1]]:
+                continue
+            if not on:
+                on = _lying_on(columns)
+            twin = column[-1] ^ 3
+            below = on[twin]
+            if below >= 52 or not follows[below * 52 + twin]:
+                continue
+            source = TWIN + i
+            if foundations[twin & 3] == twin >> 2:
+                steps.append((source, HOME, 1))
+            if first_empty >= 0 and not self.kings_only:
+                steps.append((source, first_empty, 1))
+            if free:
+                steps.append((source, CELL, 1))
 
     def _rated(self, state: State, steps: list[Step]) -> list[Rated]:
         """Each step with its child's heuristic. A step that sends no card home changes
@@ -817,6 +931,37 @@ def _features(building: Building) -> ColumnFeatures:
 @functools.cache
 def _values(building: Building, weights: Weights) -> ColumnValues:
     return ColumnValues(_features(building), weights)
+
+
+def _lying_on(columns: Columns) -> bytes:
+    """For each card (one deck), the card it lies on in its column: 255 for a card at the
+    bottom, the card itself for one not in a column."""
+    joined = b"\xff".join(columns)
+    return bytes.maketrans(joined, b"\xff" + joined[:-1])[:52]
+
+
+def _swapped_with_twin(columns: Columns, index: int) -> Columns:
+    """The columns with the card on top of column ``index`` and its twin (in a column
+    too) changed places."""
+    card = columns[index][-1]
+    twin = card ^ 3
+    listed = list(columns)
+    for j, column in enumerate(columns):
+        at = column.find(bytes((twin,)))
+        if at >= 0:
+            listed[j] = column[:at] + bytes((card,)) + column[at + 1 :]
+            break
+    column = listed[index]
+    listed[index] = column[:-1] + bytes((twin,))
+    return tuple(listed)
+
+
+# The relaxed key's translation: every card as itself, and each card of one deck as
+# its rank and colour (52 and up: no card, nor the key's separators).
+_TWINLESS: Final = bytes(range(256))
+_TWIN_MARKS: Final = bytes(
+    [52 + (card >> 2) * 2 + (1 if card & 3 in (1, 2) else 0) for card in range(52)] + list(range(52, 256))
+)
 
 
 def _bump(foundations: bytes, pile: int, by: int) -> bytes:

@@ -214,6 +214,12 @@ LATE_SLICE: Final = 20_000
 # restarts at once costs a loss proven in a few slices only as many restarts: Baker's
 # Game deals 1-150 took 29.2 s, then 19.2 s.
 SLICE: Final = 2_000
+# In a tight game the relaxed proof (twins: see board.py) takes turns with FINAL once
+# FINAL has expanded EARLY_FROM positions (most deals decided there are decided sooner),
+# EARLY_SLICE positions after each of FINAL's SLICE (a position costs it about half as
+# much).
+EARLY_SLICE: Final = 4_000
+EARLY_FROM: Final = 10_000
 _NOISY: Final = tuple(
     Strategy(weights, path_weight, 1_000, eager=True, noise=100, seed=seed)
     for seed, (weights, path_weight) in enumerate(((MAIN_WEIGHTS, 4), (_FEW_CELLS, 8), (_OPEN_RUNS, 8)) * 3)
@@ -331,10 +337,10 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
     searches: list[InstrumentedProblem[State, Step, Steps]] = []
     scale = rules.decks**2  # two decks: longer searches
 
-    def begin(strategy: Strategy, *, complete: bool = False, depth_first: bool = False) -> _Search:
+    def begin(strategy: Strategy, *, complete: bool = False, depth_first: bool = False, twins: bool = False) -> _Search:
         problem = FreeCellProblem(
             rules, complete=complete, weights=strategy.weights, eager=strategy.eager, whole_runs=strategy.whole_runs,
-            runs=not depth_first,
+            runs=not depth_first, twins=twins,
         )
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
@@ -355,9 +361,14 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
 
     # Under take-back rules only the complete problem is exhaustive: its keys are the
     # ones a proof remembers (see _remember_lost).
+    # The relaxed problem's proofs remember classes, under keys of their own.
     exhaustive = FreeCellProblem(rules, complete=rules.takes_back)
-    lost = _LOST.setdefault((rules, _missing(position, rules)), set())
-    if exhaustive.key(exhaustive.initial(position)[0]) in lost:
+    relaxed = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=True)
+    missing = _missing(position, rules)
+    lost = {twins: _LOST.setdefault((rules, missing, twins), set()) for twins in (False, True)}
+    if exhaustive.key(exhaustive.initial(position)[0]) in lost[False] or (
+        relaxed.twins and relaxed.key(relaxed.initial(position)[0]) in lost[True]
+    ):
         return SolveResult(SolveStatus.UNSOLVABLE, (), 0, 0, budget.elapsed(), 0)
 
     steps: list[Step] | None = None
@@ -373,7 +384,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         if run.outcome is Outcome.EXHAUSTED and not strategy.eager and not rules.takes_back:
             # Every position searched, and only sound reductions: as FINAL would prove.
             status = SolveStatus.UNSOLVABLE
-            _remember_lost(lost, quick.search)
+            _remember_lost(lost[False], quick.search)
             break
     if steps is None and status is not SolveStatus.UNSOLVABLE:
         tight = _tight(rules)
@@ -383,6 +394,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             restarts=() if tight else RESTARTS,
             hand_over_at=TIGHT_HANDOVER * scale if tight else None,
             late=LATE_PLAN if tight else (),
+            early_proof=tight and relaxed.twins,
         )
 
     moves: list[str] = []
@@ -459,13 +471,14 @@ def _decide(
     begin: Callable[..., _Search],
     budget: Budget,
     scale: int,
-    lost: set[bytes],
+    lost: dict[bool, set[bytes]],
     *,
     takes_back: bool,
     final: Strategy,
     restarts: tuple[Strategy, ...],
     hand_over_at: int | None,
     late: tuple[Strategy, ...] = (),
+    early_proof: bool = False,
 ) -> tuple[list[Step] | None, SolveStatus]:
     """After the portfolio: ``final`` (:data:`FINAL`, or :data:`TIGHT_FINAL`), the
     search that runs to its end (which alone can prove a loss), taking turns slice by
@@ -483,8 +496,18 @@ def _decide(
     :data:`TIGHT_HANDOVER`). From then on the searches of ``late`` (:data:`LATE_PLAN`)
     take turns with the proof, one after the other, slice by slice, each until its cap:
     searches for the rare wins that the last search wanders past.
+
+    With ``early_proof`` (a tight game) a second proof takes turns with FINAL from
+    :data:`EARLY_FROM` positions on, and then with the proof FINAL gives way to, until
+    one of them ends: a depth-first walk of the relaxed problem (twins: see board.py).
+    It is most often far smaller than the problem's own (standard rules, 2 cells, deal
+    5441: 79,313 classes against 434,813 positions), but now and then larger, since
+    its classes hold positions the game cannot reach (app, 1 cell, 8451: over 5.4
+    million, against 574,537), and it cannot win: a goal it meets proves nothing, and
+    it stops there.
     """
     ending = begin(final, complete=takes_back)
+    early = begin(final, complete=takes_back, depth_first=True, twins=True) if early_proof else None
     waiting = list(restarts)
     later = list(late)  # the late searches not begun yet
     behind: _Search | None = None  # a late search, while it takes turns with the proof
@@ -511,15 +534,33 @@ def _decide(
         depth_first = isinstance(ending.search, DepthFirst)
         if behind is not None:
             # About the time of the late search's next slice.
-            run = ending.search.run(budget, 2 * min(LATE_SLICE * scale, behind_cap))
+            cap: int | None = 2 * min(LATE_SLICE * scale, behind_cap)
         else:
-            sliced = waiting or (not depth_first and (budget.memory is not None or hand_over_at is not None))
-            run = ending.search.run(budget, SLICE * scale if sliced else None)
+            sliced = waiting or early is not None or (
+                not depth_first and (budget.memory is not None or hand_over_at is not None)
+            )
+            cap = SLICE * scale if sliced else None
+        run = ending.search.run(budget, cap)
         if run.outcome is Outcome.FOUND:
             return _winning_steps(ending, run, budget), SolveStatus.SOLVED
         if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
-            _remember_lost(lost, ending.search)
+            _remember_lost(lost[False], ending.search)
             return None, SolveStatus.UNSOLVABLE
+        if early is not None and (depth_first or ending.search.expanded >= EARLY_FROM * scale):
+            # EARLY_SLICE positions after each of FINAL's slices; once the proof has
+            # begun, as many as the proof's slice, or the late search's when there is one.
+            if not depth_first:
+                cap = EARLY_SLICE * scale
+            elif behind is not None:
+                cap = min(LATE_SLICE * scale, behind_cap)
+            proof = early.search.run(budget, cap)
+            if proof.outcome is Outcome.EXHAUSTED:
+                _remember_lost(lost[True], early.search)
+                return None, SolveStatus.UNSOLVABLE
+            if proof.outcome is Outcome.FOUND:  # a goal of the relaxed problem proves nothing
+                if isinstance(early.search, DepthFirst):
+                    early.search.close()  # its keys on disk, if any
+                early = None
         if not depth_first and (
             budget.memory_short(0, reserve=(budget.memory or 0) // 2)
             or (hand_over_at is not None and ending.search.expanded >= hand_over_at)
@@ -557,8 +598,10 @@ def _decide(
 # move) ends at once when its start, its safe cards sent home, is one of them. A key
 # names the cards in play, which tell the foundations only when no card is missing from
 # the table (a prepared position may leave some out): so the keys are kept apart by the
-# cards missing too. At most LOST_KEPT keys are kept (about 150 bytes each).
-_LOST: Final[dict[tuple[Rules, bytes], set[bytes]]] = {}
+# cards missing too, and by their kind: a proof over the relaxed problem (twins: see
+# board.py) keeps the keys of the classes it saw, every position of which is lost. At
+# most LOST_KEPT keys are kept (about 150 bytes each).
+_LOST: Final[dict[tuple[Rules, bytes, bool], set[bytes]]] = {}
 LOST_KEPT: Final = 300_000
 
 

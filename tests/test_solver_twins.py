@@ -1,0 +1,208 @@
+"""The relaxed problem of proofs: twins (the two cards of a rank and colour) that both lie
+on a card they may lie on make one class (see :mod:`freecell.solver.board`).
+
+Its soundness rests on one property, checked here directly: from every position of a
+class, the moves lead to the same classes. Its verdicts are checked against the brute
+force over the public rules engine, which shares no code with the solver."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from tests.test_solver import _small_rules, board, winnable
+
+from freecell import Deal, find_rules
+from freecell.position import Position
+from freecell.rules import Rules
+from freecell.solver import SearchLimit, SolveStatus, solve
+from freecell.solver.board import TWIN, FreeCellProblem, State
+from freecell.solver.depth_first import DepthFirst
+from freecell.solver.search import Budget, Outcome
+
+STANDARD_2 = find_rules("standard", cells=2)
+
+
+def relaxed(rules: Rules) -> FreeCellProblem:
+    problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=True)
+    assert problem.twins
+    return problem
+
+
+def _twin_pairs(problem: FreeCellProblem, state: State) -> list[int]:
+    """The clubs or diamonds card of each pair of twins that both lie on a card they may
+    lie on."""
+    columns = state[0]
+    lying_on = {
+        column[at]: column[at - 1] for column in columns for at in range(1, len(column))
+    }
+
+    def in_run(card: int) -> bool:
+        return card in lying_on and problem.follows[lying_on[card] * 52 + card] == 1
+
+    return [card for card in range(52) if card & 3 in (0, 1) and in_run(card) and in_run(card ^ 3)]
+
+
+def _swapped(state: State, card: int) -> State:
+    """``state`` with ``card`` and its twin changing places."""
+    columns, cells, foundations = state
+    twin = card ^ 3
+    table = bytes(range(256)).translate(bytes.maketrans(bytes((card, twin)), bytes((twin, card))))
+    return tuple(column.translate(table) for column in columns), cells, foundations
+
+
+def test_twins_lying_in_runs_make_one_class_and_others_do_not() -> None:
+    rules = _small_rules("standard", columns=3, cells=2)
+    problem = relaxed(rules)
+    state, _ = problem.initial(board(": KC 6S 5H 4C\n: 6C 5D\n: 9H\n", rules))
+    assert _twin_pairs(problem, state) == [17]  # 5D (and 5H)
+    assert problem.key(_swapped(state, 17)) == problem.key(state)
+    # 6S and 6C: the 6C lies at the bottom, on no card; it is itself still.
+    assert problem.key(_swapped(state, 20)) != problem.key(state)
+    # The plain problem tells every position apart.
+    plain = FreeCellProblem(rules, complete=False, runs=False)
+    assert plain.key(_swapped(state, 17)) != plain.key(state)
+
+
+def test_a_twin_sent_elsewhere_than_onto_a_card_may_be_either_of_the_pair() -> None:
+    """5H and 5D both lie in runs; the 5 on top may go to a cell, an empty column or home
+    as itself or as its twin, and twins never go home by themselves (here the 5H is safe
+    to send home and ready to go, yet stays)."""
+    rules = _small_rules("standard", columns=3, cells=1)
+    problem = relaxed(rules)
+    start = board("Foundations: H-4 C-5 D-2 S-5\n: KC 6S 5H\n: 6C 5D\n:\n", rules)
+    state, sent = problem.initial(start)
+    assert sent == [] and state[0][0][-1] == 18  # the 5H is still on the 6S
+    steps = problem.moves(state)
+    twin_steps = sorted(step for step in steps if TWIN <= step[0] < 64)
+    # From column 1 (5H on top) as the 5D: to the empty column 3 and to the cell (the 5D
+    # cannot go home); from column 2 (5D on top) as the 5H: home too.
+    assert twin_steps == [(TWIN + 0, 2, 1), (TWIN + 0, 64, 1), (TWIN + 1, 2, 1), (TWIN + 1, 64, 1), (TWIN + 1, 128, 1)]
+    child, via = problem.play(state, (TWIN + 1, 128, 1))
+    assert child[0][0] == bytes([48 + 0, 20 + 3, 16 + 1]) and child[0][1] == bytes([20 + 0])  # KC 6S 5D, 6C
+    assert len(via) == 1
+
+
+def _with_twins_on_top(problem: FreeCellProblem, state: State) -> bool:
+    tops = {column[-1] for column in state[0] if column}
+    return any(card in tops or card ^ 3 in tops for card in _twin_pairs(problem, state))
+
+
+@st.composite
+def positions_in_play(draw: st.DrawFn) -> tuple[FreeCellProblem, State]:
+    """A position some moves into a Microsoft deal, under an alternate-colour preset of
+    one deck, where a card of a pair of twins in runs lies on top of its column (the
+    moves that build runs are taken more often than others, so that such pairs form)."""
+    name, cells = draw(st.sampled_from([("standard", 2), ("standard", 1), ("app", 2), ("app", 1), ("cardems", 4)]))
+    rules = find_rules(name, cells=cells)
+    problem = relaxed(rules)
+    state, _ = problem.initial(Deal(rules, draw(st.integers(1, 32000))).position())
+    chooser = random.Random(draw(st.integers(0, 2**32)))
+    chosen = state
+    for _ in range(150):
+        steps = problem.moves(state)
+        if not steps:
+            break
+        building = [step for step in steps if step[1] < 64 and state[0][step[1]]]
+        state, _ = problem.play(state, chooser.choice(building if building and chooser.random() < 0.8 else steps))
+        if _with_twins_on_top(problem, state):
+            chosen = state
+    assume(_with_twins_on_top(problem, chosen))
+    return problem, chosen
+
+
+@settings(
+    max_examples=300, deadline=None, derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(positions_in_play(), st.randoms(use_true_random=False))
+def test_every_position_of_a_class_leads_to_the_same_classes(
+    drawn: tuple[FreeCellProblem, State], chooser: random.Random
+) -> None:
+    """The lemma the relaxed proof rests on: the position the walk holds for a class and
+    any other position of that class (some pairs of twins the other way round) lead, move
+    by move, to the same classes."""
+    problem, state = drawn
+
+    def classes(position: State) -> set[bytes]:
+        return {problem.key(problem.play(position, step)[0]) for step in problem.moves(position)}
+
+    pairs = _twin_pairs(problem, state)
+    every = state
+    for card in pairs:  # each pair the other way round alone, then some of them at once
+        other = _swapped(state, card)
+        assert problem.key(other) == problem.key(state)
+        assert classes(other) == classes(state)
+        if chooser.random() < 0.5:
+            every = _swapped(every, card)
+    assert problem.key(every) == problem.key(state)
+    assert classes(every) == classes(state)
+
+
+@st.composite
+def tables_with_runs(draw: st.DrawFn) -> tuple[Position, Rules]:
+    """A small table of 3 or 4 columns under an alternate-colour preset of one deck, the
+    piles within a rank of each other and the next few cards of each in play, dealt so
+    that many lie in runs, twins among them."""
+    name = draw(st.sampled_from(["standard", "strict", "app"]))
+    rules = _small_rules(name, columns=draw(st.integers(3, 4)), cells=draw(st.integers(0, 1)))
+    base = draw(st.integers(0, 8))
+    foundations = [base + draw(st.integers(0, 1)) for _ in range(4)]
+    cards = [
+        rank * 4 + suit for suit, height in enumerate(foundations) for rank in range(height, min(13, height + 3))
+    ]
+    cards = draw(st.permutations(cards))
+    in_cells = draw(st.integers(0, min(rules.cells, 1)))
+    columns: list[list[int]] = [[] for _ in range(rules.columns)]
+    for card in cards[in_cells:]:
+        fitting = [
+            column for column in columns
+            if column and column[-1] >> 2 == (card >> 2) + 1 and (column[-1] & 3 in (1, 2)) != (card & 3 in (1, 2))
+        ]
+        if fitting and draw(st.integers(0, 4)) > 0:
+            draw(st.sampled_from(fitting)).append(card)
+        else:
+            columns[draw(st.integers(0, rules.columns - 1))].append(card)
+    cells = tuple(cards[:in_cells]) + (None,) * (rules.cells - in_cells)
+    return Position(tuple(tuple(column) for column in columns), cells, tuple(foundations)), rules
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(tables_with_runs())
+def test_a_relaxed_proof_never_claims_a_table_that_can_be_won(table: tuple[Position, Rules]) -> None:
+    start, rules = table
+    problem = relaxed(rules)
+    state, _ = problem.initial(start)
+    outcome = DepthFirst(problem, state).run(Budget(SearchLimit())).outcome
+    assert outcome is not Outcome.LIMIT
+    if outcome is Outcome.EXHAUSTED:
+        assert not winnable(start, rules)
+
+
+@pytest.mark.parametrize(
+    ("name", "cells", "number", "plain", "classes"),
+    [("standard", 2, 1, 70_882, 33_137), ("standard", 2, 5441, 434_813, 79_313), ("app", 1, 3318, 358_664, 23_732)],
+)
+def test_a_lost_deal_is_proven_over_far_fewer_classes_than_positions(
+    name: str, cells: int, number: int, plain: int, classes: int
+) -> None:
+    """Lost deals (each proven by the plain walk too): the relaxed walk runs out of
+    classes, far fewer than the positions the plain walk runs out of."""
+    rules = find_rules(name, cells=cells)
+    walks = {}
+    for twins in (False, True):
+        problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
+        search = DepthFirst(problem, problem.initial(Deal(rules, number).position())[0])
+        assert search.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
+        walks[twins] = len(search.seen)
+    assert walks == {False: plain, True: classes}
+
+
+def test_in_a_tight_game_a_loss_is_proven_early_over_classes() -> None:
+    """Standard rules with 2 cells, deal 5441: the plain proof alone walks 434,813
+    positions; the relaxed one, taking turns with the last search from its start,
+    proves the loss within the in-play limit's 300,000 positions."""
+    result = solve(Deal(STANDARD_2, 5441).position(), STANDARD_2, limit=SearchLimit(positions=300_000))
+    assert result.status is SolveStatus.UNSOLVABLE
