@@ -546,6 +546,9 @@ def _decide(
         if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
             _remember_lost(lost[False], ending.search)
             return None, SolveStatus.UNSOLVABLE
+        if early is not None and budget.memory_short(0, reserve=(budget.memory or 0) // 4):
+            _drop(early)  # the memory left is wanted by the others
+            early = None
         if early is not None and (depth_first or ending.search.expanded >= EARLY_FROM * scale):
             # EARLY_SLICE positions after each of FINAL's slices; once the proof has
             # begun, as many as the proof's slice, or the late search's when there is one.
@@ -557,10 +560,13 @@ def _decide(
             if proof.outcome is Outcome.EXHAUSTED:
                 _remember_lost(lost[True], early.search)
                 return None, SolveStatus.UNSOLVABLE
-            if proof.outcome is Outcome.FOUND:  # a goal of the relaxed problem proves nothing
-                if isinstance(early.search, DepthFirst):
-                    early.search.close()  # its keys on disk, if any
+            if proof.outcome is Outcome.FOUND or budget.for_memory:
+                # A goal of the relaxed problem proves nothing; and where the memory runs
+                # short, the other searches keep what is left.
+                _drop(early)
                 early = None
+                if budget.for_memory:
+                    budget.relieve()
         if not depth_first and (
             budget.memory_short(0, reserve=(budget.memory or 0) // 2)
             or (hand_over_at is not None and ending.search.expanded >= hand_over_at)
@@ -589,6 +595,12 @@ def _decide(
             if run.outcome is Outcome.FOUND:
                 return _winning_steps(restart, run, budget), SolveStatus.SOLVED
     return None, SolveStatus.LIMIT_REACHED
+
+
+def _drop(search: _Search) -> None:
+    """Let ``search`` go: remove its keys on disk, if any."""
+    if isinstance(search.search, DepthFirst):
+        search.search.close()
 
 
 # The keys of every position seen by a proof that ended in a loss (each is lost too:
