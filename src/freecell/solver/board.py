@@ -95,8 +95,7 @@ after it are the same from both, for they are never twins, and the foundations a
 same in a class. A card sent home by itself loses no win (above), and a class holds a
 goal only if every position in it is one. So when the relaxed walk runs out of classes,
 no position that wins can be reached: the deal is lost. A goal it reaches proves nothing
-(its class may hold no position the game can reach): then the proof walks the problem
-itself.
+(its class may hold no position the game can reach), and no path of it is a solution.
 """
 
 from __future__ import annotations
