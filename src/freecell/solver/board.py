@@ -298,30 +298,22 @@ class FreeCellProblem:
             return self._class_key(columns, cells)
         if self.pile_count != 4:
             return b"\xff".join(sorted(columns)) + b"\xfe" + cells
-        joined = b"\xff".join(columns)
-        return bytes.maketrans(joined, b"\xff" + joined[:-1])[:52] + cells
+        return _lying_on(columns) + cells
 
     def _class_key(self, columns: Columns, cells: bytes) -> bytes:
         """The relaxed problem's key (see the module docstring): the columns sorted, each
         card of a pair of twins that both lie on a card they may lie on written as its
         rank and colour, then the cells."""
         on = _lying_on(columns)
-        follows = self.follows
         table = bytearray()
         for pair in range(26):  # each pair once: clubs and spades, diamonds and hearts
             card = (pair >> 1) * 4 + (pair & 1)
-            below = on[card]
-            if below >= 52 or not follows[below * 52 + card]:
-                continue
-            twin = card ^ 3
-            below = on[twin]
-            if below >= 52 or not follows[below * 52 + twin]:
-                continue
-            if not table:
-                table = bytearray(_TWINLESS)
-            mark = _TWIN_MARKS[card]
-            table[card] = mark
-            table[twin] = mark
+            if self._is_twin(card, on):
+                if not table:
+                    table = bytearray(_TWINLESS)
+                mark = _TWIN_MARKS[card]
+                table[card] = mark
+                table[card ^ 3] = mark
         if table:
             columns = tuple([column.translate(table) for column in columns])
         return b"\xff".join(sorted(columns)) + b"\xfe" + cells
@@ -723,15 +715,14 @@ class FreeCellProblem:
         follows = self.follows
         on = b""
         for i, column in enumerate(columns):
-            height = len(column)
-            if height < 2 or not follows[column[-2] * 52 + column[-1]]:
+            # Most tops lie on no card they may lie on: told without making ``on``.
+            if len(column) < 2 or not follows[column[-2] * 52 + column[-1]]:
                 continue
             if not on:
                 on = _lying_on(columns)
-            twin = column[-1] ^ 3
-            below = on[twin]
-            if below >= 52 or not follows[below * 52 + twin]:
+            if not self._is_twin(column[-1], on):
                 continue
+            twin = column[-1] ^ 3
             source = TWIN + i
             if foundations[twin & 3] == twin >> 2:
                 steps.append((source, HOME, 1))

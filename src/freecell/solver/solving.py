@@ -367,7 +367,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
     missing = _missing(position, rules)
     lost = {twins: _LOST.setdefault((rules, missing, twins), set()) for twins in (False, True)}
     if exhaustive.key(exhaustive.initial(position)[0]) in lost[False] or (
-        relaxed.twins and relaxed.key(relaxed.initial(position)[0]) in lost[True]
+        relaxed.twins and lost[True] and relaxed.key(relaxed.initial(position)[0]) in lost[True]
     ):
         return SolveResult(SolveStatus.UNSOLVABLE, (), 0, 0, budget.elapsed(), 0)
 
