@@ -1,8 +1,9 @@
-"""The relaxed problem of proofs: twins (the two cards of a rank and colour) that both lie
-on a card they may lie on make one class (see :mod:`freecell.solver.board`).
+"""The relaxed problems of proofs: twins (the two cards of a rank and colour) that are both
+loose (on a card they may lie on, in a cell, or in the run on top of a column, as each
+problem names) make one class (see :mod:`freecell.solver.board`).
 
-Its soundness rests on one property, checked here directly: from every position of a
-class, the moves lead to the same classes. Its verdicts are checked against the brute
+Their soundness rests on one property, checked here directly: from every position of a
+class, the moves lead to the same classes. Their verdicts are checked against the brute
 force over the public rules engine, which shares no code with the solver."""
 
 from __future__ import annotations
@@ -18,46 +19,55 @@ from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve
-from freecell.solver.board import TWIN, FreeCellProblem, State
+from freecell.solver.board import IN_CELL, IN_TOP_RUN, ON_CARD, TWIN, TWIN_CELL, FreeCellProblem, State
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import Budget, Outcome
+from freecell.solver.solving import RELAXATIONS
 
 STANDARD_2 = find_rules("standard", cells=2)
+# Every relaxed problem there may be: some of the three, with ON_CARD or IN_TOP_RUN.
+EVERY_RELAXATION = (ON_CARD, ON_CARD | IN_CELL, IN_TOP_RUN, IN_TOP_RUN | IN_CELL, ON_CARD | IN_TOP_RUN, 7)
+LOOSEST = IN_CELL | IN_TOP_RUN
 
 
-def relaxed(rules: Rules) -> FreeCellProblem:
-    problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=True)
-    assert problem.twins
+def relaxed(rules: Rules, twins: int = ON_CARD) -> FreeCellProblem:
+    problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
+    assert problem.twins == twins
     return problem
 
 
-def _twin_pairs(problem: FreeCellProblem, state: State) -> list[int]:
-    """The clubs or diamonds card of each pair of twins that both lie on a card they may
-    lie on."""
-    columns = state[0]
-    lying_on = {
-        column[at]: column[at - 1] for column in columns for at in range(1, len(column))
-    }
-
-    def in_run(card: int) -> bool:
-        return card in lying_on and problem.follows[lying_on[card] * 52 + card] == 1
-
-    return [card for card in range(52) if card & 3 in (0, 1) and in_run(card) and in_run(card ^ 3)]
+def _loose_pairs(twins: int, problem: FreeCellProblem, state: State) -> list[int]:
+    """The clubs or diamonds card of each pair of twins that are both loose in the ways
+    ``twins`` names, told here from the definition (not by the problem's code)."""
+    columns, cells, _ = state
+    follows = problem.follows
+    loose: set[int] = set()
+    for column in columns:
+        for at, card in enumerate(column):
+            if twins & ON_CARD and at > 0 and follows[column[at - 1] * 52 + card] == 1:
+                loose.add(card)
+            if twins & IN_TOP_RUN and all(
+                follows[column[below] * 52 + column[below + 1]] == 1 for below in range(at, len(column) - 1)
+            ):
+                loose.add(card)
+    if twins & IN_CELL:
+        loose.update(cells)
+    return [card for card in range(52) if card & 3 in (0, 1) and card in loose and card ^ 3 in loose]
 
 
 def _swapped(state: State, card: int) -> State:
-    """``state`` with ``card`` and its twin changing places."""
+    """``state`` with ``card`` and its twin changing places (in the columns or cells)."""
     columns, cells, foundations = state
     twin = card ^ 3
     table = bytes(range(256)).translate(bytes.maketrans(bytes((card, twin)), bytes((twin, card))))
-    return tuple(column.translate(table) for column in columns), cells, foundations
+    return tuple(column.translate(table) for column in columns), bytes(sorted(cells.translate(table))), foundations
 
 
 def test_twins_lying_in_runs_make_one_class_and_others_do_not() -> None:
     rules = _small_rules("standard", columns=3, cells=2)
-    problem = relaxed(rules)
+    problem = relaxed(rules, ON_CARD)
     state, _ = problem.initial(board(": KC 6S 5H 4C\n: 6C 5D\n: 9H\n", rules))
-    assert _twin_pairs(problem, state) == [17]  # 5D (and 5H)
+    assert _loose_pairs(ON_CARD, problem, state) == [17]  # 5D (and 5H)
     assert problem.key(_swapped(state, 17)) == problem.key(state)
     # 6S and 6C: the 6C lies at the bottom, on no card; it is itself still.
     assert problem.key(_swapped(state, 20)) != problem.key(state)
@@ -66,12 +76,31 @@ def test_twins_lying_in_runs_make_one_class_and_others_do_not() -> None:
     assert plain.key(_swapped(state, 17)) != plain.key(state)
 
 
+def test_twins_in_top_runs_or_cells_make_one_class() -> None:
+    """With twins loose in the top run of a column or in a cell: the 6C at the bottom of
+    a column (its top run) and the 6S under the 5H are loose; the 8H in a cell and the
+    8D buried under the 3S are not both."""
+    rules = _small_rules("standard", columns=3, cells=2)
+    problem = relaxed(rules, LOOSEST)
+    state, _ = problem.initial(board("Freecells: 8H\n: KC 6S 5H\n: 6C\n: 8D 3S\n", rules))
+    assert _loose_pairs(LOOSEST, problem, state) == [20]  # 6C (and 6S)
+    assert problem.key(_swapped(state, 20)) == problem.key(state)
+    assert problem.key(_swapped(state, 29)) != problem.key(state)  # 8D, 8H
+    # Once the 3S is gone, the 8D is on top: it and the 8H in the cell make one class.
+    moved, _ = problem.play(state, (2, 64, 1))
+    assert _loose_pairs(LOOSEST, problem, moved) == [20, 29]
+    assert problem.key(_swapped(moved, 29)) == problem.key(moved)
+    with pytest.raises(ValueError, match="ON_CARD or IN_TOP_RUN"):
+        FreeCellProblem(rules, complete=False, runs=False, twins=IN_CELL)
+
+
 def test_a_twin_sent_elsewhere_than_onto_a_card_may_be_either_of_the_pair() -> None:
-    """5H and 5D both lie in runs; the 5 on top may go to a cell, an empty column or home
-    as itself or as its twin, and twins never go home by themselves (here the 5H is safe
-    to send home and ready to go, yet stays)."""
+    """With twins loose on a card they may lie on: 5H and 5D both lie in runs; the 5 on
+    top may go to a cell, an empty column or home as itself or as its twin, and twins
+    never go home by themselves (here the 5H is safe to send home and ready to go, yet
+    stays)."""
     rules = _small_rules("standard", columns=3, cells=1)
-    problem = relaxed(rules)
+    problem = relaxed(rules, ON_CARD)
     start = board("Foundations: H-4 C-5 D-2 S-5\n: KC 6S 5H\n: 6C 5D\n:\n", rules)
     state, sent = problem.initial(start)
     assert sent == [] and state[0][0][-1] == 18  # the 5H is still on the 6S
@@ -85,19 +114,40 @@ def test_a_twin_sent_elsewhere_than_onto_a_card_may_be_either_of_the_pair() -> N
     assert len(via) == 1
 
 
-def _with_twins_on_top(problem: FreeCellProblem, state: State) -> bool:
-    tops = {column[-1] for column in state[0] if column}
-    return any(card in tops or card ^ 3 in tops for card in _twin_pairs(problem, state))
+def test_where_cells_and_top_runs_are_loose_only_the_way_home_is_either_of_the_pair() -> None:
+    """Twins loose in cells and top runs: the 5H in the cell may go home as the 5D (which
+    lies at the bottom of a run), swapping first; the 5D on top of its column may go home
+    as the 5H. Nothing else is listed twice: a 5 moved to a cell or an empty column is
+    loose still. Neither goes home by itself."""
+    rules = _small_rules("standard", columns=3, cells=2)
+    problem = relaxed(rules, LOOSEST)
+    start = board("Foundations: H-4 C-5 D-4 S-5\nFreecells: 5H\n: KC 5D\n: 9S\n:\n", rules)
+    state, sent = problem.initial(start)
+    assert sent == [] and state[1] == bytes([18])  # the 5H, safe, stays in its cell
+    twin_steps = sorted(step for step in problem.moves(state) if TWIN <= step[0] < 64 or step[0] >= TWIN_CELL)
+    assert twin_steps == [(TWIN + 0, 128, 1), (TWIN_CELL + 18, 128, 1)]
+    child, via = problem.play(state, (TWIN_CELL + 18, 128, 1))
+    # The 5D went home from the cell, and the 5H, in the column now and a twin no more
+    # (its pair is home), followed by itself.
+    assert child == ((bytes([48]), bytes([35]), b""), b"", bytes([5, 5, 5, 5]))
+    assert via == ((TWIN_CELL + 18, 128, 1), (0, 128, 1))
+
+
+def _with_loose_twins_to_move(problem: FreeCellProblem, state: State) -> bool:
+    """Whether a card of a pair of loose twins lies on top of a column or in a cell."""
+    movable = {column[-1] for column in state[0] if column} | set(state[1])
+    return any(card in movable or card ^ 3 in movable for card in _loose_pairs(problem.twins, problem, state))
 
 
 @st.composite
 def positions_in_play(draw: st.DrawFn) -> tuple[FreeCellProblem, State]:
-    """A position some moves into a Microsoft deal, under an alternate-colour preset of
-    one deck, where a card of a pair of twins in runs lies on top of its column (the
-    moves that build runs are taken more often than others, so that such pairs form)."""
+    """A relaxed problem and a position some moves into a Microsoft deal, under an
+    alternate-colour preset of one deck, where a card of a pair of loose twins lies on
+    top of its column or in a cell (the moves that build runs are taken more often than
+    others, so that such pairs form)."""
     name, cells = draw(st.sampled_from([("standard", 2), ("standard", 1), ("app", 2), ("app", 1), ("cardems", 4)]))
     rules = find_rules(name, cells=cells)
-    problem = relaxed(rules)
+    problem = relaxed(rules, draw(st.sampled_from(EVERY_RELAXATION)))
     state, _ = problem.initial(Deal(rules, draw(st.integers(1, 32000))).position())
     chooser = random.Random(draw(st.integers(0, 2**32)))
     chosen = state
@@ -107,9 +157,9 @@ def positions_in_play(draw: st.DrawFn) -> tuple[FreeCellProblem, State]:
             break
         building = [step for step in steps if step[1] < 64 and state[0][step[1]]]
         state, _ = problem.play(state, chooser.choice(building if building and chooser.random() < 0.8 else steps))
-        if _with_twins_on_top(problem, state):
+        if _with_loose_twins_to_move(problem, state):
             chosen = state
-    assume(_with_twins_on_top(problem, chosen))
+    assume(_with_loose_twins_to_move(problem, chosen))
     return problem, chosen
 
 
@@ -121,15 +171,15 @@ def positions_in_play(draw: st.DrawFn) -> tuple[FreeCellProblem, State]:
 def test_every_position_of_a_class_leads_to_the_same_classes(
     drawn: tuple[FreeCellProblem, State], chooser: random.Random
 ) -> None:
-    """The lemma the relaxed proof rests on: the position the walk holds for a class and
-    any other position of that class (some pairs of twins the other way round) lead, move
-    by move, to the same classes."""
+    """The lemma the relaxed proofs rest on: the position the walk holds for a class and
+    any other position of that class (some pairs of loose twins the other way round)
+    lead, move by move, to the same classes."""
     problem, state = drawn
 
     def classes(position: State) -> set[bytes]:
         return {problem.key(problem.play(position, step)[0]) for step in problem.moves(position)}
 
-    pairs = _twin_pairs(problem, state)
+    pairs = _loose_pairs(problem.twins, problem, state)
     every = state
     for card in pairs:  # each pair the other way round alone, then some of them at once
         other = _swapped(state, card)
@@ -170,10 +220,10 @@ def tables_with_runs(draw: st.DrawFn) -> tuple[Position, Rules]:
 
 
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(tables_with_runs())
-def test_a_relaxed_proof_never_claims_a_table_that_can_be_won(table: tuple[Position, Rules]) -> None:
+@given(tables_with_runs(), st.sampled_from(EVERY_RELAXATION))
+def test_a_relaxed_proof_never_claims_a_table_that_can_be_won(table: tuple[Position, Rules], twins: int) -> None:
     start, rules = table
-    problem = relaxed(rules)
+    problem = relaxed(rules, twins)
     state, _ = problem.initial(start)
     outcome = DepthFirst(problem, state).run(Budget(SearchLimit())).outcome
     assert outcome is not Outcome.LIMIT
@@ -183,21 +233,43 @@ def test_a_relaxed_proof_never_claims_a_table_that_can_be_won(table: tuple[Posit
 
 @pytest.mark.parametrize(
     ("name", "cells", "number", "plain", "classes"),
-    [("standard", 2, 1, 70_882, 33_137), ("standard", 2, 5441, 434_813, 79_313), ("app", 1, 3318, 358_664, 23_732)],
+    [
+        ("standard", 2, 1, 70_882, (13_961, 33_137)),
+        ("standard", 2, 5441, 434_813, (34_771, 79_313)),
+        ("app", 1, 3318, 358_664, (8_245, 23_732)),
+    ],
 )
 def test_a_lost_deal_is_proven_over_far_fewer_classes_than_positions(
-    name: str, cells: int, number: int, plain: int, classes: int
+    name: str, cells: int, number: int, plain: int, classes: tuple[int, ...]
 ) -> None:
-    """Lost deals (each proven by the plain walk too): the relaxed walk runs out of
-    classes, far fewer than the positions the plain walk runs out of."""
+    """Lost deals (each proven by the plain walk too): the relaxed walks (of
+    :data:`RELAXATIONS`, and with twins loose on a card) run out of classes, far fewer
+    than the positions the plain walk runs out of, and the looser the twins, the fewer."""
     rules = find_rules(name, cells=cells)
     walks = {}
-    for twins in (False, True):
+    assert RELAXATIONS == (LOOSEST,)
+    for twins in (0, LOOSEST, ON_CARD):
         problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
         search = DepthFirst(problem, problem.initial(Deal(rules, number).position())[0])
         assert search.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
         walks[twins] = len(search.seen)
-    assert walks == {False: plain, True: classes}
+    assert walks == {0: plain, LOOSEST: classes[0], ON_CARD: classes[1]}
+
+
+@pytest.mark.parametrize(("name", "cells", "number"), [("standard", 2, 14909), ("app", 1, 27158)])
+def test_where_the_loosest_relaxation_meets_a_goal_a_tighter_one_proves_the_loss(
+    name: str, cells: int, number: int
+) -> None:
+    """Lost deals (proven by the plain walk) where twins loose in cells and top runs let
+    the relaxed walk reach a goal, which proves nothing; with twins loose only on a card
+    they may lie on, it runs out of classes."""
+    rules = find_rules(name, cells=cells)
+    outcomes = []
+    for twins in (0, LOOSEST, ON_CARD):
+        problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
+        search = DepthFirst(problem, problem.initial(Deal(rules, number).position())[0])
+        outcomes.append(search.run(Budget(SearchLimit())).outcome)
+    assert outcomes == [Outcome.EXHAUSTED, Outcome.FOUND, Outcome.EXHAUSTED]
 
 
 def test_in_a_tight_game_a_loss_is_proven_early_over_classes() -> None:

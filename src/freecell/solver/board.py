@@ -74,28 +74,42 @@ with it home. Deleting moves never lengthens a win, so the two reductions togeth
 a win wherever there was one. The complete problem's searches may therefore prove a
 loss. Under same-suit building every card home is settled: take-backs are never needed.
 
-A proof may also walk a *relaxed* problem (``twins``, one deck, alternate colours), where
-the two cards of a rank and colour (the 5H and the 5D, say: *twins*) change places
-whenever both lie on a card they may lie on. For building, twins are the same card; they
-differ only on the way home. So a position is known by its *class*: the columns with each
-such pair written as its rank and colour only (:meth:`FreeCellProblem.key`). Most of a
-lost deal's positions differ from others only in which twin lies where in the runs, so
-far fewer classes are reachable than positions (standard rules, 2 cells, deal 5441:
-434,813 positions, 79,313 classes). A twin that moves elsewhere than onto a card, to a
-cell, an empty column or home, may be either of the pair: the problem lists that move for
-each (a step from column ``TWIN + i`` swaps the pair first), and sends neither home by
-itself (its safe cards home are the others).
+A proof may also walk a *relaxed* problem (``twins``: one deck, alternate colours,
+single-card moves), where the two cards of a rank and colour (the 5H and the 5D, say:
+*twins*) change places whenever both are *loose*. For building, twins are the same card;
+they differ only on the way home. So a position is known by its *class*: the columns and
+cells with each pair of loose twins written as its rank and colour only
+(:meth:`FreeCellProblem.key`). Most of a lost deal's positions differ from others only in
+which twin lies where, so far fewer classes are reachable than positions (standard rules,
+2 cells, deal 5441: 434,813 positions; 79,313 classes with twins loose on a card they may
+lie on, 34,771 with twins loose in a cell or in the run on top of a column).
+
+Where a card is loose is the problem's choice among :data:`ON_CARD`, :data:`IN_CELL` and
+:data:`IN_TOP_RUN`, with two properties: whether a card is loose depends on nothing that
+twins changing places changes (their ranks and colours are the same), and a loose card
+stays loose while other cards move (a card lies on the same card until it moves, and a
+card placed on a column must follow its top, so the top run only grows or shrinks above
+a card in it). A twin moved onto a card is loose again (with ON_CARD or IN_TOP_RUN,
+which every relaxed problem names). A loose twin that moves where it is loose no more
+(home, and a cell or an empty column unless the problem names IN_CELL or IN_TOP_RUN) may
+be either of the pair: the problem lists that move for each (a step from column
+``TWIN + i`` or from cell ``TWIN_CELL + card`` swaps the pair first), and sends neither
+home by itself (its safe cards home are the others).
 
 Every position the game can reach then lies in a class the relaxed walk reaches. Take a
 position p in a class the walk has reached, through a position r of that class, and a
-move m from p. The pairs that r and p hold the other way round stay pairs after m, which
-moves one card: so m from r (or from r with the moved card's pair swapped, when m moves
-a twin elsewhere than onto a card) leads to the class of m from p. The cards sent home
-after it are the same from both, for they are never twins, and the foundations are the
-same in a class. A card sent home by itself loses no win (above), and a class holds a
-goal only if every position in it is one. So when the relaxed walk runs out of classes,
-no position that wins can be reached: the deal is lost. A goal it reaches proves nothing
-(its class may hold no position the game can reach), and no path of it is a solution.
+move m from p. The pairs that r and p hold the other way round are loose in both and
+stay loose after m, unless m moves one of their cards: so m from r (or from r with the
+moved card's pair swapped, when m moves a twin where it is loose no more) leads to the
+class of m from p. The cards sent home after it are the same from both: which cards are
+loose is told once, before any goes home, the same from both, and loose twins never go
+home by themselves. The foundations are the same in a class. A card sent home by itself
+loses no win (above), and a class holds a goal only if every position in it is one. So
+when the relaxed walk runs out of classes, no position that wins can be reached: the deal
+is lost. A goal it reaches proves nothing (its class may hold no position the game can
+reach), and no path of it is a solution. The looser the twins, the fewer the classes,
+and the likelier a goal that proves nothing: which relaxation proves a deal soonest
+varies from deal to deal (see :data:`freecell.solver.solving.RELAXATIONS`).
 """
 
 from __future__ import annotations
@@ -113,6 +127,15 @@ HOME: Final = 128
 # Added to a column's index as a step's source (relaxed problem only): the card on top
 # of that column first changes places with its twin.
 TWIN: Final = 32
+# A step's source (relaxed problem only): the card in a cell, TWIN_CELL + card, first
+# changes places with its twin.
+TWIN_CELL: Final = 256
+# Where a card of a pair of twins may lie to be *loose* (relaxed problem only: see the
+# module docstring). A relaxed problem names some of them; a pair of loose twins is
+# written in its key as one rank and colour.
+ON_CARD: Final = 1  # on a card it may lie on
+IN_CELL: Final = 2  # in a cell
+IN_TOP_RUN: Final = 4  # in the ordered run on top of its column (a top card always is)
 UNLIMITED: Final = 10_000
 
 Columns = tuple[bytes, ...]
@@ -225,9 +248,11 @@ class FreeCellProblem:
     complete problem) keeps ordered runs whole, as the module docstring tells.
     ``runs`` also moves a run as one step in a complete problem (by default only the
     fast one does): a shortcut through positions its single-card moves reach anyway, so
-    it adds no position a proof must not see. ``twins`` makes it the relaxed problem of
-    the module docstring, where it applies (one deck, alternate colours, single-card
-    moves only, not eager); :attr:`twins` says whether it does.
+    it adds no position a proof must not see. ``twins`` (where twins are loose: some of
+    :data:`ON_CARD`, :data:`IN_CELL` and :data:`IN_TOP_RUN`, with ON_CARD or IN_TOP_RUN
+    among them) makes it the relaxed problem of the module docstring, where that applies
+    (one deck, alternate colours, single-card moves only, not eager); :attr:`twins` is
+    what applies, 0 for none.
     """
 
     def __init__(
@@ -239,7 +264,7 @@ class FreeCellProblem:
         eager: bool = False,
         whole_runs: bool = False,
         runs: bool | None = None,
-        twins: bool = False,
+        twins: int = 0,
     ) -> None:
         self.rules = rules
         self.weights = weights
@@ -266,9 +291,10 @@ class FreeCellProblem:
         self.chained = rules.building is Building.ALTERNATE_COLOURS
         self.raised_known = _raised_known(self.pile_count)
         self.columns_in = _columns_in(rules.columns)
-        self.twins = (
-            twins and self.pile_count == 4 and self.chained and not (self.eager or self.whole_runs or self.moves_runs)
-        )
+        if twins and not twins & (ON_CARD | IN_TOP_RUN):
+            raise ValueError("a twin moved onto a card must stay loose: twins needs ON_CARD or IN_TOP_RUN")
+        relaxable = self.pile_count == 4 and self.chained and not (self.eager or self.whole_runs or self.moves_runs)
+        self.twins = twins if relaxable else 0
 
     # --- states --------------------------------------------------------------------
 
@@ -302,13 +328,13 @@ class FreeCellProblem:
 
     def _class_key(self, columns: Columns, cells: bytes) -> bytes:
         """The relaxed problem's key (see the module docstring): the columns sorted, each
-        card of a pair of twins that both lie on a card they may lie on written as its
-        rank and colour, then the cells."""
-        on = _lying_on(columns)
+        card of a pair of twins that are both loose written as its rank and colour, then
+        the cells (sorted again)."""
+        loose = self._loose(columns, cells)
         table = bytearray()
         for pair in range(26):  # each pair once: clubs and spades, diamonds and hearts
             card = (pair >> 1) * 4 + (pair & 1)
-            if self._is_twin(card, on):
+            if loose[card] and loose[card ^ 3]:
                 if not table:
                     table = bytearray(_TWINLESS)
                 mark = _TWIN_MARKS[card]
@@ -316,20 +342,34 @@ class FreeCellProblem:
                 table[card ^ 3] = mark
         if table:
             columns = tuple([column.translate(table) for column in columns])
+            if cells:
+                cells = bytes(sorted(cells.translate(table)))
         return b"\xff".join(sorted(columns)) + b"\xfe" + cells
 
-    def _is_twin(self, card: int, on: bytes) -> bool:
-        """Whether ``card`` and its twin both lie on a card they may lie on (``on`` as
-        :func:`_lying_on` makes it)."""
+    def _loose(self, columns: Columns, cells: bytes) -> bytes:
+        """For each card, 1 where it is loose in the ways :attr:`twins` names (see the
+        module docstring), else 0."""
+        flags = self.twins
         follows = self.follows
-        below = on[card]
-        twin_below = on[card ^ 3]
-        return (
-            below < 52
-            and twin_below < 52
-            and follows[below * 52 + card] == 1
-            and follows[twin_below * 52 + (card ^ 3)] == 1
-        )
+        loose = bytearray(52)
+        if flags & ON_CARD:
+            on = _lying_on(columns)
+            for card in range(52):
+                below = on[card]
+                if below < 52 and follows[below * 52 + card]:
+                    loose[card] = 1
+        if flags & IN_CELL:
+            for card in cells:
+                loose[card] = 1
+        if flags & IN_TOP_RUN:
+            for column in columns:
+                at = len(column) - 1
+                while at >= 0:
+                    loose[column[at]] = 1
+                    if at == 0 or not follows[column[at - 1] * 52 + column[at]]:
+                        break
+                    at -= 1
+        return bytes(loose)
 
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
@@ -457,11 +497,11 @@ class FreeCellProblem:
         so one pass may send several; passes go on while the last one sent any."""
         listed = list(columns)
         homeward = self.homeward
-        # Relaxed problem: twins never go home by themselves. Which cards are twins
-        # does not change while others go home (none of those is a twin), so ``on``
-        # is made once, when first wanted.
+        # Relaxed problem: loose twins never go home by themselves. Which cards are
+        # loose is told once, when first wanted, before any card here goes home: the
+        # same for every position of a class (see the module docstring).
         twins = self.twins
-        on = b""
+        loose = b""
         while True:
             safe = (homeward.get(foundations) or self._homeward(foundations))[1]
             if not safe:
@@ -472,9 +512,9 @@ class FreeCellProblem:
                     height = len(column)
                     while column and column[-1] in safe:
                         if twins:
-                            if not on:
-                                on = _lying_on(tuple(listed))
-                            if self._is_twin(column[-1], on):
+                            if not loose:
+                                loose = self._loose(tuple(listed), cells)
+                            if loose[column[-1]] and loose[column[-1] ^ 3]:
                                 break
                         foundations = self._raised(foundations, column[-1])
                         column = column[:-1]
@@ -489,6 +529,11 @@ class FreeCellProblem:
                 held = cells
                 for card in held:
                     if card in safe:
+                        if twins:
+                            if not loose:
+                                loose = self._loose(tuple(listed), cells)
+                            if loose[card] and loose[card ^ 3]:
+                                continue
                         cells = cells.replace(bytes((card,)), b"", 1)
                         foundations = self._raised(foundations, card)
                         steps.append((CELL + card, HOME, 1))
@@ -517,8 +562,11 @@ class FreeCellProblem:
         columns, cells, foundations = state
         source, target, count = step
         if TWIN <= source < CELL:
-            columns = _swapped_with_twin(columns, source - TWIN)
-            source -= TWIN
+            columns, cells = _swapped_with_twin(columns, cells, columns[source - TWIN][-1])
+            source -= TWIN  # the twin, on top of that column now
+        elif source >= TWIN_CELL:
+            columns, cells = _swapped_with_twin(columns, cells, source - TWIN_CELL)
+            source = CELL + ((source - TWIN_CELL) ^ 3)  # the twin, in the cell now
         listed = list(columns)
         if source < CELL:
             column = listed[source]
@@ -563,7 +611,7 @@ class FreeCellProblem:
         may be one that ``moves(child)`` does not list: then there is nothing to pass.)
         """
         source, target, count = step
-        if len(via) != 1 or TWIN <= source < CELL:
+        if len(via) != 1 or TWIN <= source < CELL or source >= TWIN_CELL:
             return None
         columns = child[0]
         if (source >= HOME or target == HOME) and self.pile_count != 4:
@@ -705,30 +753,30 @@ class FreeCellProblem:
         if self.takes_back and self.complete:
             self._take_backs(foundations, onto, first_empty, free, steps)
         if self.twins:
-            self._twin_steps(columns, foundations, first_empty, free, steps)
+            self._twin_steps(columns, cells, foundations, first_empty, free, steps)
         return steps
 
-    def _twin_steps(self, columns: Columns, foundations: bytes, first_empty: int, free: int, steps: list[Step]) -> None:
-        """The relaxed problem's steps of a twin on top of a column made in its pair's
-        place, where that leads elsewhere (see the module docstring): to a cell, an
-        empty column or home. Onto a card, either of the pair leads to the same class."""
-        follows = self.follows
-        on = b""
-        for i, column in enumerate(columns):
-            # Most tops lie on no card they may lie on: told without making ``on``.
-            if len(column) < 2 or not follows[column[-2] * 52 + column[-1]]:
+    def _twin_steps(
+        self, columns: Columns, cells: bytes, foundations: bytes, first_empty: int, free: int, steps: list[Step]
+    ) -> None:
+        """The relaxed problem's steps of a loose twin made in its pair's place, where
+        that leads elsewhere (see the module docstring): home, and (where the twin moved
+        there is loose no more) to a cell or an empty column. Onto a card, either of the
+        pair leads to the same class."""
+        loose = self._loose(columns, cells)
+        # (source, card): a loose twin on top of a column, or in a cell, whose pair is
+        # loose too (and not in a cell: there, its own steps are listed already).
+        places = [(TWIN + i, column[-1]) for i, column in enumerate(columns) if column]
+        places += [(TWIN_CELL + card, card) for card in cells if card ^ 3 not in cells]
+        for source, card in places:
+            twin = card ^ 3
+            if not (loose[card] and loose[twin]):
                 continue
-            if not on:
-                on = _lying_on(columns)
-            if not self._is_twin(column[-1], on):
-                continue
-            twin = column[-1] ^ 3
-            source = TWIN + i
             if foundations[twin & 3] == twin >> 2:
                 steps.append((source, HOME, 1))
-            if first_empty >= 0 and not self.kings_only:
+            if not self.twins & IN_TOP_RUN and first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
                 steps.append((source, first_empty, 1))
-            if free:
+            if not self.twins & IN_CELL and free and source < CELL:
                 steps.append((source, CELL, 1))
 
     def _rated(self, state: State, steps: list[Step]) -> list[Rated]:
@@ -930,20 +978,11 @@ def _lying_on(columns: Columns) -> bytes:
     return bytes.maketrans(joined, b"\xff" + joined[:-1])[:52]
 
 
-def _swapped_with_twin(columns: Columns, index: int) -> Columns:
-    """The columns with the card on top of column ``index`` and its twin (in a column
-    too) changed places."""
-    card = columns[index][-1]
-    twin = card ^ 3
-    listed = list(columns)
-    for j, column in enumerate(columns):
-        at = column.find(bytes((twin,)))
-        if at >= 0:
-            listed[j] = column[:at] + bytes((card,)) + column[at + 1 :]
-            break
-    column = listed[index]
-    listed[index] = column[:-1] + bytes((twin,))
-    return tuple(listed)
+def _swapped_with_twin(columns: Columns, cells: bytes, card: int) -> tuple[Columns, bytes]:
+    """The columns and cells with ``card`` and its twin changed places."""
+    pair = bytes((card, card ^ 3))
+    swap = bytes.maketrans(pair, pair[::-1])
+    return tuple([column.translate(swap) for column in columns]), bytes(sorted(cells.translate(swap)))
 
 
 # The relaxed key's translation: every card as itself, and each card of one deck as

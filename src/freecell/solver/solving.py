@@ -63,7 +63,18 @@ from freecell.deals import Deal
 from freecell.position import Position
 from freecell.rules import Building, Rules
 from freecell.solver.beam import Beam, beam_search
-from freecell.solver.board import FreeCellProblem, State, Step, Steps, Weights, cards_in_cells, step_cost
+from freecell.solver.board import (
+    IN_CELL,
+    IN_TOP_RUN,
+    ON_CARD,
+    FreeCellProblem,
+    State,
+    Step,
+    Steps,
+    Weights,
+    cards_in_cells,
+    step_cost,
+)
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import (
     BYTES_PER_POSITION,
@@ -214,12 +225,23 @@ LATE_SLICE: Final = 20_000
 # restarts at once costs a loss proven in a few slices only as many restarts: Baker's
 # Game deals 1-150 took 29.2 s, then 19.2 s.
 SLICE: Final = 2_000
-# In a tight game the relaxed proof (twins: see board.py) takes turns with FINAL once
+# In a tight game a relaxed proof (twins: see board.py) takes turns with FINAL once
 # FINAL has expanded EARLY_FROM positions (most deals decided there are decided sooner),
 # EARLY_SLICE positions after each of FINAL's SLICE (a position costs it about half as
 # much).
 EARLY_SLICE: Final = 4_000
 EARLY_FROM: Final = 10_000
+# The relaxed proofs, one after another, each while the one before met a goal (which
+# proves nothing). One, with twins loose in cells and top runs. Of the lost deals of
+# samples (seed 7) of standard 2 cells, app 2 cells and app 1 cell, it proved 56/62,
+# 56/62 and 237/241 over 163k, 203k and 528k classes in all; twins loose on a card
+# (ON_CARD) proved 62, 62 and 240 over 291k, 426k and 798k. Classes, the one / on a card:
+# standard 2 cells 19678 140,109 / 465,294; the census's 3129 622,107 / not within 4
+# million; app 1 cell 6846 299,200 / not within 3 million. After it, ON_CARD cost the
+# slow wins of those samples more than it saved the losses (CPU in all over their slow
+# deals: standard 8.3 s without it against 10.5 s with it, app 2 cells 14.7 against
+# 15.4, app 1 cell 25.6 against 26.6), and the proofs of the other deals go on.
+RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN,)
 _NOISY: Final = tuple(
     Strategy(weights, path_weight, 1_000, eager=True, noise=100, seed=seed)
     for seed, (weights, path_weight) in enumerate(((MAIN_WEIGHTS, 4), (_FEW_CELLS, 8), (_OPEN_RUNS, 8)) * 3)
@@ -337,7 +359,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
     searches: list[InstrumentedProblem[State, Step, Steps]] = []
     scale = rules.decks**2  # two decks: longer searches
 
-    def begin(strategy: Strategy, *, complete: bool = False, depth_first: bool = False, twins: bool = False) -> _Search:
+    def begin(strategy: Strategy, *, complete: bool = False, depth_first: bool = False, twins: int = 0) -> _Search:
         problem = FreeCellProblem(
             rules, complete=complete, weights=strategy.weights, eager=strategy.eager, whole_runs=strategy.whole_runs,
             runs=not depth_first, twins=twins,
@@ -363,11 +385,11 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
     # ones a proof remembers (see _remember_lost).
     # The relaxed problem's proofs remember classes, under keys of their own.
     exhaustive = FreeCellProblem(rules, complete=rules.takes_back)
-    relaxed = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=True)
+    relaxable = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=ON_CARD).twins != 0
     missing = _missing(position, rules)
-    lost = {twins: _LOST.setdefault((rules, missing, twins), set()) for twins in (False, True)}
-    if exhaustive.key(exhaustive.initial(position)[0]) in lost[False] or (
-        relaxed.twins and lost[True] and relaxed.key(relaxed.initial(position)[0]) in lost[True]
+    lost = {twins: _LOST.setdefault((rules, missing, twins), set()) for twins in (0, *RELAXATIONS)}
+    if exhaustive.key(exhaustive.initial(position)[0]) in lost[0] or any(
+        _relaxed_key(position, rules, twins) in lost[twins] for twins in RELAXATIONS if relaxable and lost[twins]
     ):
         return SolveResult(SolveStatus.UNSOLVABLE, (), 0, 0, budget.elapsed(), 0)
 
@@ -384,7 +406,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         if run.outcome is Outcome.EXHAUSTED and not strategy.eager and not rules.takes_back:
             # Every position searched, and only sound reductions: as FINAL would prove.
             status = SolveStatus.UNSOLVABLE
-            _remember_lost(lost[False], quick.search)
+            _remember_lost(lost[0], quick.search)
             break
     if steps is None and status is not SolveStatus.UNSOLVABLE:
         tight = _tight(rules)
@@ -394,7 +416,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             restarts=() if tight else RESTARTS,
             hand_over_at=TIGHT_HANDOVER * scale if tight else None,
             late=LATE_PLAN if tight else (),
-            early_proof=tight and relaxed.twins,
+            early_proof=tight and relaxable,
         )
 
     moves: list[str] = []
@@ -471,7 +493,7 @@ def _decide(
     begin: Callable[..., _Search],
     budget: Budget,
     scale: int,
-    lost: dict[bool, set[bytes]],
+    lost: dict[int, set[bytes]],
     *,
     takes_back: bool,
     final: Strategy,
@@ -499,15 +521,21 @@ def _decide(
 
     With ``early_proof`` (a tight game) a second proof takes turns with FINAL from
     :data:`EARLY_FROM` positions on, and then with the proof FINAL gives way to, until
-    one of them ends: a depth-first walk of the relaxed problem (twins: see board.py).
+    one of them ends: a depth-first walk of a relaxed problem (twins: see board.py).
     It is most often far smaller than the problem's own (standard rules, 2 cells, deal
-    5441: 79,313 classes against 434,813 positions), but now and then larger, since
-    its classes hold positions the game cannot reach (app, 1 cell, 8451: over 5.4
-    million, against 574,537), and it cannot win: a goal it meets proves nothing, and
-    it stops there.
+    5441: 34,771 classes against 434,813 positions), but its classes hold positions the
+    game cannot reach, so now and then it meets a goal though the deal is lost (app, 2
+    cells, 13233, after 47,718 classes), and it cannot win: a goal it meets proves
+    nothing, and the next of :data:`RELAXATIONS`, if any, begins.
     """
     ending = begin(final, complete=takes_back)
-    early = begin(final, complete=takes_back, depth_first=True, twins=True) if early_proof else None
+    relaxations = list(RELAXATIONS if early_proof else ())  # those not begun yet
+
+    def begin_relaxed() -> _Search | None:
+        """The next relaxed proof, if any is left."""
+        return begin(final, complete=takes_back, depth_first=True, twins=relaxations.pop(0)) if relaxations else None
+
+    early = begin_relaxed()
     waiting = list(restarts)
     later = list(late)  # the late searches not begun yet
     behind: _Search | None = None  # a late search, while it takes turns with the proof
@@ -544,11 +572,12 @@ def _decide(
         if run.outcome is Outcome.FOUND:
             return _winning_steps(ending, run, budget), SolveStatus.SOLVED
         if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
-            _remember_lost(lost[False], ending.search)
+            _remember_lost(lost[0], ending.search)
             return None, SolveStatus.UNSOLVABLE
         if early is not None and budget.memory_short(0, reserve=(budget.memory or 0) // 4):
             _drop(early)  # the memory left is wanted by the others
             early = None
+            relaxations.clear()
         if early is not None and (depth_first or ending.search.expanded >= EARLY_FROM * scale):
             # EARLY_SLICE positions after each of FINAL's slices; once the proof has
             # begun, as many as the proof's slice, or the late search's when there is one.
@@ -558,15 +587,18 @@ def _decide(
                 cap = min(LATE_SLICE * scale, behind_cap)
             proof = early.search.run(budget, cap)
             if proof.outcome is Outcome.EXHAUSTED:
-                _remember_lost(lost[True], early.search)
+                _remember_lost(lost[early.problem.twins], early.search)
                 return None, SolveStatus.UNSOLVABLE
             if proof.outcome is Outcome.FOUND or budget.for_memory:
-                # A goal of the relaxed problem proves nothing; and where the memory runs
-                # short, the other searches keep what is left.
+                # A goal of the relaxed problem proves nothing: a tighter one begins. Where
+                # the memory runs short, the other searches keep what is left.
                 _drop(early)
                 early = None
                 if budget.for_memory:
                     budget.relieve()
+                    relaxations.clear()
+                else:
+                    early = begin_relaxed()
         if not depth_first and (
             budget.memory_short(0, reserve=(budget.memory or 0) // 2)
             or (hand_over_at is not None and ending.search.expanded >= hand_over_at)
@@ -610,11 +642,19 @@ def _drop(search: _Search) -> None:
 # move) ends at once when its start, its safe cards sent home, is one of them. A key
 # names the cards in play, which tell the foundations only when no card is missing from
 # the table (a prepared position may leave some out): so the keys are kept apart by the
-# cards missing too, and by their kind: a proof over the relaxed problem (twins: see
-# board.py) keeps the keys of the classes it saw, every position of which is lost. At
+# cards missing too, and by their kind: a proof over a relaxed problem (twins: see
+# board.py; 0 for none) keeps the keys of the classes it saw, every position of which
+# is lost. At
 # most LOST_KEPT keys are kept (about 150 bytes each).
-_LOST: Final[dict[tuple[Rules, bytes, bool], set[bytes]]] = {}
+_LOST: Final[dict[tuple[Rules, bytes, int], set[bytes]]] = {}
 LOST_KEPT: Final = 300_000
+
+
+def _relaxed_key(position: Position, rules: Rules, twins: int) -> bytes:
+    """The class of ``position``, its safe cards sent home, in the relaxed problem
+    ``twins``."""
+    relaxed = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
+    return relaxed.key(relaxed.initial(position)[0])
 
 
 def _missing(position: Position, rules: Rules) -> bytes:
