@@ -13,12 +13,12 @@ import random
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from tests.test_solver import _small_rules, board, winnable
+from tests.test_solver import _small_rules, assert_wins, board, winnable
 
 from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, solve
+from freecell.solver import SearchLimit, SolveStatus, solve, solving
 from freecell.solver.board import IN_CELL, IN_TOP_RUN, ON_CARD, TWIN, TWIN_CELL, FreeCellProblem, State
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import Budget, Outcome
@@ -278,3 +278,20 @@ def test_in_a_tight_game_a_loss_is_proven_early_over_classes() -> None:
     proves the loss within the in-play limit's 300,000 positions."""
     result = solve(Deal(STANDARD_2, 5441).position(), STANDARD_2, limit=SearchLimit(positions=300_000))
     assert result.status is SolveStatus.UNSOLVABLE
+
+
+@pytest.mark.parametrize("number", [13659, 14083])
+def test_a_relaxed_goal_is_followed_in_the_game_to_a_win(number: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard rules, 2 cells: the census left 13659 and 14083 at its limit (60 s,
+    over 9.5 million positions each). The relaxed walk meets a goal, after 58,466 and
+    47,371 classes: 13659's way there has no twin step, so it is a win as it is; 14083's
+    first twin step comes after 115 moves, and a depth-first search of the game from
+    there wins within 11,000 positions. The moves replay to a win. Following from the
+    start instead (as if the first step were a twin step), the solve is at its limit."""
+    position = Deal(STANDARD_2, number).position()
+    limit = SearchLimit(positions=150_000)
+    result = solve(position, STANDARD_2, limit=limit)
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(position, STANDARD_2, result.moves)
+    monkeypatch.setattr(solving, "is_twin_step", lambda step: True)
+    assert solve(position, STANDARD_2, limit=limit).status is SolveStatus.LIMIT_REACHED

@@ -252,7 +252,10 @@ class FreeCellProblem:
     :data:`ON_CARD`, :data:`IN_CELL` and :data:`IN_TOP_RUN`, with ON_CARD or IN_TOP_RUN
     among them) makes it the relaxed problem of the module docstring, where that applies
     (one deck, alternate colours, single-card moves only, not eager); :attr:`twins` is
-    what applies, 0 for none.
+    what applies, 0 for none. With ``classes`` False, its loose twins still never go
+    home by themselves, but its keys tell positions apart and its moves are the game's
+    own (no twin step): the game itself, where a relaxed walk's path up to its first twin
+    step can be followed, and gone on from.
     """
 
     def __init__(
@@ -265,6 +268,7 @@ class FreeCellProblem:
         whole_runs: bool = False,
         runs: bool | None = None,
         twins: int = 0,
+        classes: bool = True,
     ) -> None:
         self.rules = rules
         self.weights = weights
@@ -295,6 +299,7 @@ class FreeCellProblem:
             raise ValueError("a twin moved onto a card must stay loose: twins needs ON_CARD or IN_TOP_RUN")
         relaxable = self.pile_count == 4 and self.chained and not (self.eager or self.whole_runs or self.moves_runs)
         self.twins = twins if relaxable else 0
+        self.classes = classes
 
     # --- states --------------------------------------------------------------------
 
@@ -320,7 +325,7 @@ class FreeCellProblem:
         every child.) With two decks a card may lie in two places: the key is then the
         columns sorted and joined."""
         columns, cells, _ = state
-        if self.twins:
+        if self.twins and self.classes:
             return self._class_key(columns, cells)
         if self.pile_count != 4:
             return b"\xff".join(sorted(columns)) + b"\xfe" + cells
@@ -752,7 +757,7 @@ class FreeCellProblem:
                 steps.append((source, first_empty, 1))
         if self.takes_back and self.complete:
             self._take_backs(foundations, onto, first_empty, free, steps)
-        if self.twins:
+        if self.twins and self.classes:
             self._twin_steps(columns, cells, foundations, first_empty, free, steps)
         return steps
 
@@ -889,6 +894,12 @@ class FreeCellProblem:
                 steps.append((source, first_empty, 1))
             if free and self.back_to_cell:
                 steps.append((source, CELL, 1))
+
+
+def is_twin_step(step: Step) -> bool:
+    """Whether ``step`` moves a twin in its pair's place (relaxed problem only)."""
+    source = step[0]
+    return TWIN <= source < CELL or source >= TWIN_CELL
 
 
 def step_cost(step: Step) -> int:
