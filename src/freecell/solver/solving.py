@@ -235,17 +235,20 @@ SLICE: Final = 2_000
 # much).
 EARLY_SLICE: Final = 4_000
 EARLY_FROM: Final = 10_000
-# The relaxed proofs, one after another, each while the one before met a goal (which
-# proves nothing). One, with twins loose in cells and top runs. Of the lost deals of
-# samples (seed 7) of standard 2 cells, app 2 cells and app 1 cell, it proved 56/62,
-# 56/62 and 237/241 over 163k, 203k and 528k classes in all; twins loose on a card
-# (ON_CARD) proved 62, 62 and 240 over 291k, 426k and 798k. Classes, the one / on a card:
-# standard 2 cells 19678 140,109 / 465,294; the census's 3129 622,107 / not within 4
-# million; app 1 cell 6846 299,200 / not within 3 million. After it, ON_CARD cost the
-# slow wins of those samples more than it saved the losses (CPU in all over their slow
-# deals: standard 8.3 s without it against 10.5 s with it, app 2 cells 14.7 against
-# 15.4, app 1 cell 25.6 against 26.6), and the proofs of the other deals go on.
-RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN,)
+# The relaxed proofs, one after another: the next begins where the one before met a goal
+# (which proves nothing), but not before FINAL gives way to the proof (past
+# TIGHT_HANDOVER), so that the slow wins in play do not pay for it. First, twins loose
+# in cells and top runs. Of the lost deals of samples (seed 7) of standard 2 cells, app
+# 2 cells and app 1 cell, it proved 56/62, 56/62 and 237/241 over 163k, 203k and 528k
+# classes in all; twins loose on a card (ON_CARD) proved 62, 62 and 240 over 291k, 426k
+# and 798k. Classes, the first / on a card: standard 2 cells 19678 140,109 / 465,294;
+# the census's 3129 622,107 / not within 4 million; app 1 cell 6846 299,200 / not
+# within 3 million. Begun at once after a goal (rather than at the handover), ON_CARD
+# cost the slow wins of those samples more than it saved the losses (CPU in all over
+# their slow deals: standard 10.5 s against 8.3 s without it, app 2 cells 15.4 against
+# 14.7, app 1 cell 26.6 against 25.6). After the handover it proves the census's
+# 15804, where the first meets a goal after 126,510 classes.
+RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD)
 # Where a relaxed walk meets a goal, a depth-first search of the game from the last
 # position on its way there before its first twin step (see _decide), with room for
 # FOLLOW positions. Standard rules, 2 cells, 1216 (no other search had won within 1.1
@@ -557,7 +560,8 @@ def _decide(
     5441: 34,771 classes against 434,813 positions), but its classes hold positions the
     game cannot reach, so now and then it meets a goal though the deal is lost (app, 2
     cells, 13233, after 47,718 classes), and it cannot win: a goal it meets proves
-    nothing, and the next of :data:`RELAXATIONS`, if any, begins.
+    nothing, and the next of :data:`RELAXATIONS`, if any, begins once FINAL has given
+    way to the proof.
     """
     ending = begin(final, complete=takes_back)
     relaxations = list(RELAXATIONS if early_proof else ())  # those not begun yet
@@ -636,7 +640,7 @@ def _decide(
                 if budget.for_memory:
                     budget.relieve()
                     relaxations.clear()
-                else:
+                elif depth_first:
                     early = begin_relaxed()
         if not depth_first and (
             budget.memory_short(0, reserve=(budget.memory or 0) // 2)
@@ -646,6 +650,8 @@ def _decide(
             ending = begin(final, complete=takes_back, depth_first=True)
             waiting.clear()
             behind, behind_cap = begin_late()
+            if early is None and not budget.memory_short(0, reserve=(budget.memory or 0) // 4):
+                early = begin_relaxed()  # the next one, where the one before met a goal
         elif behind is not None:
             run = behind.search.run(budget, min(LATE_SLICE * scale, behind_cap - behind.search.expanded))
             if run.outcome is Outcome.FOUND:
