@@ -297,7 +297,7 @@ class FreeCellProblem:
         self.columns_in = _columns_in(rules.columns)
         if twins and not twins & (ON_CARD | IN_TOP_RUN):
             raise ValueError("a twin moved onto a card must stay loose: twins needs ON_CARD or IN_TOP_RUN")
-        relaxable = self.pile_count == 4 and self.chained and not (self.eager or self.whole_runs or self.moves_runs)
+        relaxable = can_relax(rules) and not (self.eager or self.whole_runs or self.moves_runs)
         self.twins = twins if relaxable else 0
         self.classes = classes
 
@@ -615,9 +615,9 @@ class FreeCellProblem:
         would only find ``state`` seen. (The step is built from the move alone, so it
         may be one that ``moves(child)`` does not list: then there is nothing to pass.)
         """
-        source, target, count = step
-        if len(via) != 1 or TWIN <= source < CELL or source >= TWIN_CELL:
+        if len(via) != 1 or is_twin_step(step):
             return None
+        source, target, count = step
         columns = child[0]
         if (source >= HOME or target == HOME) and self.pile_count != 4:
             return None  # a take-back takes from the highest pile of its suit
@@ -894,6 +894,16 @@ class FreeCellProblem:
                 steps.append((source, first_empty, 1))
             if free and self.back_to_cell:
                 steps.append((source, CELL, 1))
+
+
+def can_relax(rules: Rules) -> bool:
+    """Whether a proof under ``rules`` may walk a relaxed problem (``twins``: see the
+    module docstring): one deck, alternate colours, no run moved as one."""
+    return (
+        rules.foundation_count == 4
+        and rules.building is Building.ALTERNATE_COLOURS
+        and rules.sequence_moves is not SequenceMoves.UNLIMITED
+    )
 
 
 def is_twin_step(step: Step) -> bool:

@@ -72,6 +72,7 @@ from freecell.solver.board import (
     Step,
     Steps,
     Weights,
+    can_relax,
     cards_in_cells,
     is_twin_step,
     step_cost,
@@ -418,7 +419,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
     # ones a proof remembers (see _remember_lost).
     # The relaxed problem's proofs remember classes, under keys of their own.
     exhaustive = FreeCellProblem(rules, complete=rules.takes_back)
-    relaxable = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=ON_CARD).twins != 0
+    relaxable = can_relax(rules)
     missing = _missing(position, rules)
     lost = {twins: _LOST.setdefault((rules, missing, twins), set()) for twins in (0, *RELAXATIONS)}
     if exhaustive.key(exhaustive.initial(position)[0]) in lost[0] or any(
@@ -689,8 +690,7 @@ def _drop(search: _Search) -> None:
 # the table (a prepared position may leave some out): so the keys are kept apart by the
 # cards missing too, and by their kind: a proof over a relaxed problem (twins: see
 # board.py; 0 for none) keeps the keys of the classes it saw, every position of which
-# is lost. At
-# most LOST_KEPT keys are kept (about 150 bytes each).
+# is lost. At most LOST_KEPT keys are kept (about 150 bytes each).
 _LOST: Final[dict[tuple[Rules, bytes, int], set[bytes]]] = {}
 LOST_KEPT: Final = 300_000
 
