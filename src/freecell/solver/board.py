@@ -209,6 +209,35 @@ class ColumnFeatures(dict[bytes, Features]):
         return features
 
 
+class ColumnLooseness(dict[bytes, tuple[int, int]]):
+    """For each column seen (one deck): its cards that lie on a card they may lie on,
+    and the cards of the ordered run at its exposed end, one bit each (card 0 the
+    lowest), for the relaxed problem's loose twins. Each is worked out from the column
+    without its exposed card, as :class:`ColumnFeatures` does. Shared by every relaxed
+    problem under one building rule; it forgets everything when it grows past
+    :data:`_FEATURES_KEPT` columns."""
+
+    def __init__(self, follows: bytes) -> None:
+        super().__init__()
+        self.follows = follows
+
+    def __missing__(self, column: bytes) -> tuple[int, int]:
+        if len(self) >= _FEATURES_KEPT:
+            self.clear()
+        card = column[-1]
+        bit = 1 << card
+        if len(column) == 1:
+            looseness = (0, bit)
+        else:
+            lying, running = self[column[:-1]]
+            if self.follows[column[-2] * 52 + card]:
+                looseness = (lying | bit, running | bit)
+            else:
+                looseness = (lying, bit)
+        self[column] = looseness
+        return looseness
+
+
 class ColumnValues(dict[bytes, int]):
     """Each column's share of the heuristic, computed once per distinct column and
     shared by every search with the same weights and building rule; it forgets
@@ -300,6 +329,8 @@ class FreeCellProblem:
         relaxable = can_relax(rules) and not (self.eager or self.whole_runs or self.moves_runs)
         self.twins = twins if relaxable else 0
         self.classes = classes
+        self.loose_known = _looseness(rules.building)
+        self.pair_tables = _pair_tables()
 
     # --- states --------------------------------------------------------------------
 
@@ -335,46 +366,39 @@ class FreeCellProblem:
         """The relaxed problem's key (see the module docstring): the columns sorted, each
         card of a pair of twins that are both loose written as its rank and colour, then
         the cells (sorted again)."""
-        loose = self._loose(columns, cells)
-        table = bytearray()
-        for pair in range(26):  # each pair once: clubs and spades, diamonds and hearts
-            card = (pair >> 1) * 4 + (pair & 1)
-            if loose[card] and loose[card ^ 3]:
-                if not table:
-                    table = bytearray(_TWINLESS)
-                mark = _TWIN_MARKS[card]
-                table[card] = mark
-                table[card ^ 3] = mark
-        if table:
+        pairs = self._loose_pairs(columns, cells)
+        if pairs:
+            table = self.pair_tables.get(pairs)
+            if table is None:
+                table = _pair_table(pairs)
+                if len(self.pair_tables) >= _FEATURES_KEPT:
+                    self.pair_tables.clear()
+                self.pair_tables[pairs] = table
             columns = tuple([column.translate(table) for column in columns])
             if cells:
                 cells = bytes(sorted(cells.translate(table)))
         return b"\xff".join(sorted(columns)) + b"\xfe" + cells
 
-    def _loose(self, columns: Columns, cells: bytes) -> bytes:
-        """For each card, 1 where it is loose in the ways :attr:`twins` names (see the
-        module docstring), else 0."""
+    def _loose_pairs(self, columns: Columns, cells: bytes) -> int:
+        """The cards whose twin and themselves are both loose in the ways :attr:`twins`
+        names (see the module docstring), one bit each (card 0 the lowest)."""
         flags = self.twins
-        follows = self.follows
-        loose = bytearray(52)
-        if flags & ON_CARD:
-            on = _lying_on(columns)
-            for card in range(52):
-                below = on[card]
-                if below < 52 and follows[below * 52 + card]:
-                    loose[card] = 1
+        loose = 0
+        if flags & (ON_CARD | IN_TOP_RUN):
+            known = self.loose_known
+            on_card = flags & ON_CARD
+            top_run = flags & IN_TOP_RUN
+            for column in columns:
+                if column:
+                    lying, running = known[column]
+                    if on_card:
+                        loose = loose | lying
+                    if top_run:
+                        loose = loose | running
         if flags & IN_CELL:
             for card in cells:
-                loose[card] = 1
-        if flags & IN_TOP_RUN:
-            for column in columns:
-                at = len(column) - 1
-                while at >= 0:
-                    loose[column[at]] = 1
-                    if at == 0 or not follows[column[at - 1] * 52 + column[at]]:
-                        break
-                    at -= 1
-        return bytes(loose)
+                loose = loose | 1 << card
+        return loose & _twins_of(loose)
 
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
@@ -506,7 +530,7 @@ class FreeCellProblem:
         # loose is told once, when first wanted, before any card here goes home: the
         # same for every position of a class (see the module docstring).
         twins = self.twins
-        loose = b""
+        pairs = -1  # not told yet
         while True:
             safe = (homeward.get(foundations) or self._homeward(foundations))[1]
             if not safe:
@@ -517,9 +541,9 @@ class FreeCellProblem:
                     height = len(column)
                     while column and column[-1] in safe:
                         if twins:
-                            if not loose:
-                                loose = self._loose(tuple(listed), cells)
-                            if loose[column[-1]] and loose[column[-1] ^ 3]:
+                            if pairs < 0:
+                                pairs = self._loose_pairs(tuple(listed), cells)
+                            if pairs >> column[-1] & 1:
                                 break
                         foundations = self._raised(foundations, column[-1])
                         column = column[:-1]
@@ -535,9 +559,9 @@ class FreeCellProblem:
                 for card in held:
                     if card in safe:
                         if twins:
-                            if not loose:
-                                loose = self._loose(tuple(listed), cells)
-                            if loose[card] and loose[card ^ 3]:
+                            if pairs < 0:
+                                pairs = self._loose_pairs(tuple(listed), cells)
+                            if pairs >> card & 1:
                                 continue
                         cells = cells.replace(bytes((card,)), b"", 1)
                         foundations = self._raised(foundations, card)
@@ -768,15 +792,15 @@ class FreeCellProblem:
         that leads elsewhere (see the module docstring): home, and (where the twin moved
         there is loose no more) to a cell or an empty column. Onto a card, either of the
         pair leads to the same class."""
-        loose = self._loose(columns, cells)
+        pairs = self._loose_pairs(columns, cells)
         # (source, card): a loose twin on top of a column, or in a cell, whose pair is
         # loose too (and not in a cell: there, its own steps are listed already).
         places = [(TWIN + i, column[-1]) for i, column in enumerate(columns) if column]
         places += [(TWIN_CELL + card, card) for card in cells if card ^ 3 not in cells]
         for source, card in places:
-            twin = card ^ 3
-            if not (loose[card] and loose[twin]):
+            if not pairs >> card & 1:
                 continue
+            twin = card ^ 3
             if foundations[twin & 3] == twin >> 2:
                 steps.append((source, HOME, 1))
             if not self.twins & IN_TOP_RUN and first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
@@ -992,6 +1016,18 @@ def _values(building: Building, weights: Weights) -> ColumnValues:
     return ColumnValues(_features(building), weights)
 
 
+@functools.cache
+def _looseness(building: Building) -> ColumnLooseness:
+    return ColumnLooseness(_tables(building, 4)[0])
+
+
+@functools.cache
+def _pair_tables() -> dict[int, bytes]:
+    """The relaxed key's translation for each set of loose pairs met (see
+    :func:`_pair_table`), shared by every relaxed problem."""
+    return {}
+
+
 def _lying_on(columns: Columns) -> bytes:
     """For each card (one deck), the card it lies on in its column: 255 for a card at the
     bottom, the card itself for one not in a column."""
@@ -1012,6 +1048,30 @@ _TWINLESS: Final = bytes(range(256))
 _TWIN_MARKS: Final = bytes(
     [52 + (card >> 2) * 2 + (1 if card & 3 in (1, 2) else 0) for card in range(52)] + list(range(52, 256))
 )
+
+
+# The cards of each suit, one bit each (card = rank * 4 + suit): a card's twin is card ^ 3.
+_SUIT_BITS: Final = tuple(sum(1 << (rank * 4 + suit) for rank in range(13)) for suit in range(4))
+
+
+def _twins_of(cards: int) -> int:
+    """The twins of ``cards`` (one bit each), as a set of the same kind."""
+    return (
+        (cards & _SUIT_BITS[0]) << 3
+        | (cards & _SUIT_BITS[3]) >> 3
+        | (cards & _SUIT_BITS[1]) << 1
+        | (cards & _SUIT_BITS[2]) >> 1
+    )
+
+
+def _pair_table(pairs: int) -> bytes:
+    """The translation that writes each card of ``pairs`` (one bit each) as its rank
+    and colour, and every other byte as itself."""
+    table = bytearray(_TWINLESS)
+    for card in range(52):
+        if pairs >> card & 1:
+            table[card] = _TWIN_MARKS[card]
+    return bytes(table)
 
 
 def _bump(foundations: bytes, pile: int, by: int) -> bytes:
