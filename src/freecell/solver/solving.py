@@ -250,6 +250,15 @@ EARLY_FROM: Final = 10_000
 # 14.7, app 1 cell 26.6 against 25.6). After the handover it proves the census's
 # 15804, where the first meets a goal after 126,510 classes.
 RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD)
+# Once FINAL has given way to the proof, a relaxed walk's turn is RELAXED_SHARE times
+# the proof's slice (the late search's while there is one, half the proof's then): of
+# 12 of the census's slowest losses (standard, 2 cells), the walk over ON_CARD's
+# classes proved 10 (15804, 17184, 18105, ...) and the proof 2 (11017, 13433). With 2
+# rather than 1 (60 s, CPU, side by side): 15804 46.6 -> 40.8 s, 17184 34.1 -> 28.7 s,
+# 26124 21.4 -> 17.8 s, 11766 11.8 -> 7.4 s, 11017 11.3 -> 10.9 s, 13433 9.1 -> 7.6 s.
+# The slow deals of the seed-7 and seed-13 samples (app, 1 and 2 cells, in play) were
+# decided the same, in the same CPU in all.
+RELAXED_SHARE: Final = 2
 # Where a relaxed walk meets a goal, a depth-first search of the game from the last
 # position on its way there before its first twin step (see _decide), with room for
 # FOLLOW positions. Standard rules, 2 cells, 1216 (no other search had won within 1.1
@@ -555,7 +564,9 @@ def _decide(
     searches for the rare wins that the last search wanders past.
 
     With ``early_proof`` (a tight game) a second proof takes turns with FINAL from
-    :data:`EARLY_FROM` positions on, and then with the proof FINAL gives way to, until
+    :data:`EARLY_FROM` positions on, and then with the proof FINAL gives way to
+    (turns :data:`RELAXED_SHARE` times as long as the late search's or, without one,
+    the proof's), until
     one of them ends: a depth-first walk of a relaxed problem (twins: see board.py).
     It is most often far smaller than the problem's own (standard rules, 2 cells, deal
     5441: 34,771 classes against 434,813 positions), but its classes hold positions the
@@ -620,7 +631,9 @@ def _decide(
             if not depth_first:
                 cap = EARLY_SLICE * scale
             elif behind is not None:
-                cap = min(LATE_SLICE * scale, behind_cap)
+                cap = RELAXED_SHARE * min(LATE_SLICE * scale, behind_cap)
+            elif cap is not None:
+                cap = RELAXED_SHARE * cap
             proof = early.search.run(budget, cap)
             if proof.outcome is Outcome.EXHAUSTED:
                 _remember_lost(lost[early.problem.twins], early.search)
