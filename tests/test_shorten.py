@@ -199,6 +199,30 @@ def test_shortcut_makes_a_depth_first_win_far_shorter_and_it_still_wins(name: st
     assert len(path) < len(run.path) / 5
 
 
+@pytest.mark.parametrize(("name", "cells", "number"), [("standard", 4, 1), ("app", 2, 5)])
+def test_a_path_cut_short_a_stretch_at_a_time_still_wins(name: str, cells: int, number: int) -> None:
+    """With a window (the memory left holds the keys of part of the path only), the
+    path is cut short a stretch at a time: still a win the rules engine replays, never
+    longer than the path, far shorter with stretches of a few hundred moves, and with
+    one stretch as long as the path, what the whole path's keys give."""
+    rules = find_rules(name, cells=cells)
+    position = Deal(rules, number).position()
+    problem = FreeCellProblem(rules, complete=rules.takes_back)
+    start, first = problem.initial(position)
+    run = DepthFirst(problem, start).run(Budget(SearchLimit(positions=300_000)))
+    assert run.outcome is Outcome.FOUND and len(run.path) > 1_000
+    walker = FreeCellProblem(rules, complete=rules.takes_back, runs=True)
+    lengths = {}
+    for window in (1, 40, 300, len(run.path), None):
+        path, goal = shortcut(walker, start, run.path, window=window)
+        assert len(path) <= len(run.path)
+        moves = write_moves(position, rules, first + [step for via in path for step in via] + problem.finish(goal))
+        assert_wins(position, rules, moves)
+        lengths[window] = len(path)
+    assert lengths[300] < len(run.path) / 3
+    assert lengths[len(run.path)] == lengths[None]
+
+
 def test_a_win_that_the_proof_finds_comes_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
     """Standard rules, 2 cells, deal 10, with the proof begun after 2,000 positions and
     no late search: the proof finds a win of 589 moves, and the solve gives one of at

@@ -186,7 +186,7 @@ class DepthFirst(Generic[S, M, T]):
             nexts[-1] = index + 1
             seen_add(key)
             if is_goal(child):
-                self.ended = SearchRun(Outcome.FOUND, self._path() + (via,), child)
+                self.ended = SearchRun(Outcome.FOUND, self._path(via), child)
                 break
             back = reverse(state, move, child, via)
             if len(chosen) % block == 0:
@@ -240,14 +240,20 @@ class DepthFirst(Generic[S, M, T]):
             self.next.append(0)
         self.next[-1] = resume
 
-    def _path(self) -> tuple[T, ...]:
-        """What each move of the path from the start to the top did, played again."""
+    def _path(self, last: T) -> list[T]:
+        """What each move of the path from the start to the top did, played again, then
+        ``last``. Equal items are one object: a path can be millions of moves long (app,
+        1 cell, deal 90: 2.2 million), and what the moves did is one of a few thousand
+        things, so the path costs about a pointer a move."""
         problem, chosen = self.problem, self.chosen
-        state, path = self.start, []
+        state = self.start
+        path: list[T] = []
+        known: dict[T, T] = {}
         for level in range(1, len(chosen)):
             state, via = problem.play(state, problem.moves(state)[chosen[level]])
-            path.append(via)
-        return tuple(path)
+            path.append(known.setdefault(via, via))
+        path.append(last)
+        return path
 
     def _spill_now(self, budget: Budget, expanded: int) -> bool:
         """Move the keys in memory to disk if it is time; whether it was. The first time

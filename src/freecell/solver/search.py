@@ -266,6 +266,15 @@ class Budget:
         resident = resident_bytes() or 0
         return resident + stored * RESERVE_PER_POSITION + _HEADROOM + reserve >= self.memory
 
+    def memory_left(self) -> int | None:
+        """About how many bytes more the process may take before the memory limit stops
+        a search (None without a memory limit). It reads the resident size: call it
+        seldom."""
+        if self.memory is None:
+            return None
+        resident = (resident_bytes() or 0) if self.measured else 0
+        return max(self.memory - resident - _HEADROOM, 0)
+
     def positions_left(self) -> int | None:
         if self.limit.positions is None:
             return None
@@ -321,7 +330,7 @@ class SearchRun(Generic[S, T]):
 
     (A plain class: mypyc does not compile a generic dataclass.)"""
 
-    def __init__(self, outcome: Outcome, path: tuple[T, ...] = (), goal: S | None = None) -> None:
+    def __init__(self, outcome: Outcome, path: Sequence[T] = (), goal: S | None = None) -> None:
         self.outcome: Final = outcome
         self.path: Final = path
         self.goal: Final = goal

@@ -28,7 +28,7 @@ from freecell.solver.transcript import SolverError
 
 
 def shortcut(
-    problem: FreeCellProblem, start: State, path: Sequence[Steps], *, depth: int = 3
+    problem: FreeCellProblem, start: State, path: Sequence[Steps], *, depth: int = 3, window: int | None = None
 ) -> tuple[list[Steps], State]:
     """A win from ``start`` no longer than ``path`` (a win over ``problem``: each item
     the steps that :meth:`~FreeCellProblem.play` took, its move first), and the goal it
@@ -39,42 +39,51 @@ def shortcut(
     cards home as the path's own problem did (the same rules, ``complete`` and
     ``eager``): the keys of its positions are looked up among the path's. It may list
     more moves (runs as one step, say): those only shorten more.
+
+    With ``window``, only that many of the path's positions are keyed at a time: the
+    path is cut short a stretch at a time, each from where the last one ended to the
+    position that ends it (or to a win, if one is seen on the way), so that a path of
+    millions of moves is cut short within the memory of one stretch's keys.
     """
     key, moves, play, is_goal = problem.key, problem.moves, problem.play, problem.is_goal
-    along: dict[bytes, int] = {key(start): 0}
-    state = start
-    for index, via in enumerate(path, 1):
-        state, _ = play(state, via[0])
-        along[key(state)] = index
     end = len(path)
+    stretch = end if window is None else max(window, 1)
     won: list[Steps] = []
     state, reached = start, 0
+    on_path = start  # the path's own position at ``reached``, where its steps are played
     while reached < end:
-        layer: list[tuple[State, tuple[Steps, ...]]] = [(state, ())]
-        seen = {key(state)}
-        farthest, best = reached, None
-        for level in range(depth):
-            deeper = []
-            for node, taken in layer:
-                for move in moves(node):
-                    child, via = play(node, move)
-                    child_key = key(child)
-                    if child_key in seen:
-                        continue
-                    seen.add(child_key)
-                    index = end if is_goal(child) else along.get(child_key, -1)
-                    if index > farthest:
-                        farthest, best = index, (child, (*taken, via))
-                    if level + 1 < depth:
-                        deeper.append((child, (*taken, via)))
-            if farthest == end:
-                break
-            layer = deeper
-        if best is None:
-            # The path's next position is a move away: only a path that is no win over
-            # this problem (a bug) gets here.
-            raise SolverError("a path to cut short is not a win over its problem")
-        state, taken = best
-        won.extend(taken)
-        reached = farthest
+        last = min(reached + stretch, end)
+        along: dict[bytes, int] = {key(on_path): reached}
+        for index in range(reached + 1, last + 1):
+            on_path, _ = play(on_path, path[index - 1][0])
+            along[key(on_path)] = index
+        while reached < last:
+            layer: list[tuple[State, tuple[Steps, ...]]] = [(state, ())]
+            seen = {key(state)}
+            farthest, best = reached, None
+            for level in range(depth):
+                deeper = []
+                for node, taken in layer:
+                    for move in moves(node):
+                        child, via = play(node, move)
+                        child_key = key(child)
+                        if child_key in seen:
+                            continue
+                        seen.add(child_key)
+                        index = end if is_goal(child) else along.get(child_key, -1)
+                        if index > farthest:
+                            farthest, best = index, (child, (*taken, via))
+                        if level + 1 < depth:
+                            deeper.append((child, (*taken, via)))
+                if farthest >= last:
+                    break
+                layer = deeper
+            if best is None:
+                # The path's next position is a move away: only a path that is no win
+                # over this problem (a bug) gets here.
+                raise SolverError("a path to cut short is not a win over its problem")
+            state, taken = best
+            won.extend(taken)
+            reached = farthest
+        del along
     return won, state

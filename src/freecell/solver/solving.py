@@ -308,13 +308,16 @@ LATE_EAGER: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 12, LATE_EAGER_ROOM
 # What takes turns with the depth-first proof in a tight game (see _decide()): LATE, then
 # the restarts with LATE_ROOM each, then LATE_EAGER.
 LATE_PLAN: Final = (LATE, *(replace(strategy, cap=LATE_ROOM) for strategy in RESTARTS), LATE_EAGER)
-# A win whose path is longer than this many steps is cut short (see shortcut.py), if
-# the memory left holds a key for each (about SHORTCUT_BYTES_PER_STEP). Best first
+# A win whose path is longer than this many steps is cut short (see shortcut.py), a
+# stretch at a time where the memory left does not hold a key for each step (about
+# SHORTCUT_BYTES_PER_STEP), of at least SHORTCUT_WINDOW_LEAST steps (2 MB of keys: a
+# path left long would cost far more, as moves written out). Best first
 # seldom finds one so long; the depth-first proof nearly always does (standard rules, 2
 # cells: 5060 122,982 moves, 23544 21,704). Not shorter ones: looking three moves ahead
 # of each costs about 0.2 ms a move with 4 cells, as much as a whole solve at the median.
 SHORTCUT_FROM: Final = 100
 SHORTCUT_BYTES_PER_STEP: Final = 200
+SHORTCUT_WINDOW_LEAST: Final = 10_000
 # The searches for a shorter solution, each bounded by the best length so far: beams
 # over the eager problem. On Microsoft deals 1-100 the first found 28.3 moves on average
 # and the second, with other weights, brought it to 27.6 (weighted A* with path weights
@@ -749,7 +752,11 @@ def _winning_steps(found: _Search, run: SearchRun[State, Steps], budget: Budget)
     if found.origin is not None:
         start, before = found.origin
         path = [*before, *path]
-    if len(path) > SHORTCUT_FROM and not budget.memory_short(0, reserve=len(path) * SHORTCUT_BYTES_PER_STEP):
+    if isinstance(found.search, DepthFirst):
+        found.search.seen.clear()  # ended: the memory goes to cutting its path short
+    left = budget.memory_left() if len(path) > SHORTCUT_FROM else None
+    window = None if left is None else max(left // SHORTCUT_BYTES_PER_STEP, SHORTCUT_WINDOW_LEAST)
+    if len(path) > SHORTCUT_FROM:
         assert goal is not None
         problem = found.problem
         # Runs as one step only shorten more, where they leave the cards sent home as
@@ -757,7 +764,8 @@ def _winning_steps(found: _Search, run: SearchRun[State, Steps], budget: Budget)
         walker = problem if problem.twins else FreeCellProblem(
             problem.rules, complete=problem.complete, eager=problem.eager, runs=True
         )
-        path, goal = shortcut(walker, start, path)
+        # A stretch at a time where the memory left holds the keys of part of it only.
+        path, goal = shortcut(walker, start, path, window=window if window is not None and window < len(path) else None)
     return _steps(found.problem, found.first, path, goal)
 
 
