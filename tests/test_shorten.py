@@ -178,49 +178,46 @@ def test_shorten_leaves_a_solution_without_waste_as_it_is() -> None:
     assert shorten(start, STANDARD, list(result.moves)) == list(result.moves)
 
 
+def _cut_short(name: str, cells: int, number: int, *, depth: int = 3, window: int | None = None) -> tuple[int, int]:
+    """A depth-first win of deal ``number`` (thousands of moves), then :func:`shortcut`
+    with ``depth`` and ``window``: checks that the result is a win the rules engine replays and is
+    never longer than the path. The path's length and the result's."""
+    rules = find_rules(name, cells=cells)
+    position = Deal(rules, number).position()
+    problem = FreeCellProblem(rules, complete=rules.takes_back)
+    start, first = problem.initial(position)
+    run = DepthFirst(problem, start).run(Budget(SearchLimit(positions=300_000)))
+    assert run.outcome is Outcome.FOUND and len(run.path) > 1_000
+    walker = FreeCellProblem(rules, complete=rules.takes_back, runs=True)
+    path, goal = shortcut(walker, start, run.path, depth=depth, window=window)
+    assert len(path) <= len(run.path)
+    moves = write_moves(position, rules, first + [step for via in path for step in via] + problem.finish(goal))
+    assert_wins(position, rules, moves)
+    return len(run.path), len(path)
+
+
 @pytest.mark.parametrize(("name", "cells", "number"), [("standard", 4, 1), ("standard", 4, 617), ("app", 2, 5)])
 def test_shortcut_makes_a_depth_first_win_far_shorter_and_it_still_wins(name: str, cells: int, number: int) -> None:
     """Depth first alone wanders to a win of thousands of moves (1,598, 2,595 and 3,724
     here); looking a few moves ahead along it finds one of at most a few hundred that
     the rules engine replays, and looking fewer moves ahead is never longer than the
     path either. Under take-back rules over the complete problem, take-backs and all."""
-    rules = find_rules(name, cells=cells)
-    position = Deal(rules, number).position()
-    problem = FreeCellProblem(rules, complete=rules.takes_back)
-    start, first = problem.initial(position)
-    run = DepthFirst(problem, start).run(Budget(SearchLimit(positions=300_000)))
-    assert run.outcome is Outcome.FOUND and len(run.path) > 1_000
-    walker = FreeCellProblem(rules, complete=rules.takes_back, runs=True)
     for depth in (1, 2, 3):
-        path, goal = shortcut(walker, start, run.path, depth=depth)
-        assert len(path) <= len(run.path)
-        moves = write_moves(position, rules, first + [step for via in path for step in via] + problem.finish(goal))
-        assert_wins(position, rules, moves)
-    assert len(path) < len(run.path) / 5
+        whole, cut = _cut_short(name, cells, number, depth=depth)
+    assert cut < whole / 5
 
 
 @pytest.mark.parametrize(("name", "cells", "number"), [("standard", 4, 1), ("app", 2, 5)])
 def test_a_path_cut_short_a_stretch_at_a_time_still_wins(name: str, cells: int, number: int) -> None:
     """With a window (the memory left holds the keys of part of the path only), the
     path is cut short a stretch at a time: still a win the rules engine replays, never
-    longer than the path, far shorter with stretches of a few hundred moves, and with
-    one stretch as long as the path, what the whole path's keys give."""
-    rules = find_rules(name, cells=cells)
-    position = Deal(rules, number).position()
-    problem = FreeCellProblem(rules, complete=rules.takes_back)
-    start, first = problem.initial(position)
-    run = DepthFirst(problem, start).run(Budget(SearchLimit(positions=300_000)))
-    assert run.outcome is Outcome.FOUND and len(run.path) > 1_000
-    walker = FreeCellProblem(rules, complete=rules.takes_back, runs=True)
-    lengths = {}
-    for window in (1, 40, 300, len(run.path), None):
-        path, goal = shortcut(walker, start, run.path, window=window)
-        assert len(path) <= len(run.path)
-        moves = write_moves(position, rules, first + [step for via in path for step in via] + problem.finish(goal))
-        assert_wins(position, rules, moves)
-        lengths[window] = len(path)
-    assert lengths[300] < len(run.path) / 3
-    assert lengths[len(run.path)] == lengths[None]
+    longer than the path, far shorter with stretches of a few hundred moves (1,598
+    moves became 192, and 3,724 became 206), and with one stretch as long as the path,
+    what the whole path's keys give."""
+    whole, unwindowed = _cut_short(name, cells, number)
+    lengths = {window: _cut_short(name, cells, number, window=window)[1] for window in (1, 40, 300, whole)}
+    assert lengths[300] < whole / 3
+    assert lengths[whole] == unwindowed
 
 
 def test_a_win_that_the_proof_finds_comes_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
