@@ -209,6 +209,27 @@ def test_spilled_keys_answer_exactly_through_their_filter() -> None:
         spilled.close()
 
 
+def test_a_filter_kept_small_stays_its_size_and_the_keys_still_answer_exactly() -> None:
+    """With room for 8 KiB (65,536 bits: at most 4 bits a key here), the filter stops
+    growing there, and lets more keys through to the file: a key stored is still
+    always found and a key never stored never is."""
+    draw = random.Random(11)
+    stored: set[bytes] = set()
+    spilled = SpilledKeys(filter_bytes=8_192)
+    try:
+        for size in (2_000, 6_000, 9_000):
+            keys = {draw.randbytes(draw.randrange(8, 40)) for _ in range(size)} - stored
+            spilled.add_all(keys)
+            stored |= keys
+            assert len(spilled.filter) <= 8_192 and spilled.bits <= 65_536
+            assert all(key in spilled for key in stored)
+            strangers = {draw.randbytes(draw.randrange(8, 40)) for _ in range(2_000)} - stored
+            assert not any(key in spilled for key in strangers)
+        assert spilled.count == len(stored) > 65_536 // 16  # past what a free filter would have grown for
+    finally:
+        spilled.close()
+
+
 @pytest.mark.parametrize("number", [3, 4])
 def test_a_spill_the_time_left_cannot_pay_for_is_not_begun(number: int) -> None:
     """App with 1 cell, deals 3 and 4 (lost): where spilling 100 keys would take longer

@@ -301,7 +301,7 @@ class DepthFirst(Generic[S, M, T]):
                 return False
         if self.spilled is None:
             try:
-                self.spilled = SpilledKeys()
+                self.spilled = SpilledKeys(None if budget.memory is None else budget.memory // FILTER_SHARE)
             except ImportError:
                 self.spill = False
                 return False
@@ -334,9 +334,12 @@ class SpilledKeys:
     filter in memory in front of it: a key never spilled is nearly always told apart
     without reading the file (most keys a search asks about are new). One filter for
     every key, so a look costs the same after a hundred spills as after one; it is made
-    again, from the file, when the keys outgrow it (see :meth:`remakes_filter`)."""
+    again, from the file, when the keys outgrow it (see :meth:`remakes_filter`), up to
+    ``filter_bytes``: past that it stays as it is and lets more keys through to the file
+    (app 2 cells, deal 140 at 100 MB: 11.4 million keys spilled, a filter growing with
+    them took the process to 151 MB)."""
 
-    def __init__(self) -> None:
+    def __init__(self, filter_bytes: int | None = None) -> None:
         import sqlite3  # only here: not every Python has it
         import tempfile
 
@@ -348,10 +351,16 @@ class SpilledKeys:
         self.count = 0
         self.bits = 0  # the filter's size in bits, a power of two
         self.filter = bytearray()
+        # The most bits the filter may have: a power of two, at least _LEAST_FILTER_BITS.
+        self.most_bits = (
+            None if filter_bytes is None else 1 << (max(filter_bytes * 8, _LEAST_FILTER_BITS).bit_length() - 1)
+        )
 
     def remakes_filter(self, adding: int) -> bool:
         """Whether adding ``adding`` keys makes the filter again: then every key stored
         is read back from the file, as long again as storing them."""
+        if self.most_bits is not None and self.bits >= self.most_bits:
+            return False  # as large as it may be
         return (self.count + adding) * _BITS_PER_KEY > self.bits
 
     def add_all(self, keys: Collection[bytes]) -> None:
@@ -370,6 +379,9 @@ class SpilledKeys:
     def _refilter(self) -> None:
         """A filter twice the size the keys stored need now, and every key marked in it."""
         self.bits = 1 << (2 * self.count * _BITS_PER_KEY).bit_length()
+        if self.most_bits is not None:
+            self.bits = min(self.bits, self.most_bits)
+        self.filter = bytearray()  # the old one goes first
         self.filter = bytearray(self.bits >> 3)
         for (key,) in self.db.execute("SELECT key FROM seen"):
             self._mark(key)
@@ -402,6 +414,10 @@ class SpilledKeys:
 # and again, walked half as many positions in its 20 s.)
 _BITS_PER_KEY: Final = 16
 _PROBES: Final = 4
+_LEAST_FILTER_BITS: Final = 1 << 16
+# The most a proof's filter may take: this share of the memory limit (SQLite's page cache
+# and the keys gathered between spills need the rest).
+FILTER_SHARE: Final = 8
 
 
 def _hash_halves(key: bytes) -> tuple[int, int]:
