@@ -752,12 +752,10 @@ def _winning_steps(found: _Search, run: SearchRun[State, Steps], budget: Budget)
     if found.origin is not None:
         start, before = found.origin
         path = [*before, *path]
-    if isinstance(found.search, DepthFirst):
-        found.search.seen.clear()  # ended: the memory goes to cutting its path short
-    left = budget.memory_left() if len(path) > SHORTCUT_FROM else None
-    window = None if left is None else max(left // SHORTCUT_BYTES_PER_STEP, SHORTCUT_WINDOW_LEAST)
     if len(path) > SHORTCUT_FROM:
         assert goal is not None
+        if isinstance(found.search, DepthFirst):
+            found.search.seen.clear()  # ended: the memory goes to cutting its path short
         problem = found.problem
         # Runs as one step only shorten more, where they leave the cards sent home as
         # they were (not in a game that keeps loose twins in play: see follow()).
@@ -765,7 +763,9 @@ def _winning_steps(found: _Search, run: SearchRun[State, Steps], budget: Budget)
             problem.rules, complete=problem.complete, eager=problem.eager, runs=True
         )
         # A stretch at a time where the memory left holds the keys of part of it only.
-        path, goal = shortcut(walker, start, path, window=window if window is not None and window < len(path) else None)
+        left = budget.memory_left()
+        window = None if left is None else max(left // SHORTCUT_BYTES_PER_STEP, SHORTCUT_WINDOW_LEAST)
+        path, goal = shortcut(walker, start, path, window=window)
     return _steps(found.problem, found.first, path, goal)
 
 
