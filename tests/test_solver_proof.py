@@ -188,6 +188,20 @@ def test_a_proof_with_its_keys_spilled_to_disk_walks_as_the_one_in_memory(number
     assert spilling.keys_spilled > 0 and spilling.spilled is None  # closed at its end
     assert (spilled.outcome, spilled.path, spilling.expanded) == (kept.outcome, kept.path, in_memory.expanded)
     assert kept.outcome is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)
+    # A win lets go of the keys before its path is made (the path may be millions of
+    # moves long); a proof keeps them, for the solves after it to know its positions lost.
+    assert (len(in_memory.seen) == 0) is (len(spilling.seen) == 0) is (number == 2)
+
+
+def test_the_page_cache_of_spilled_keys_is_a_share_of_the_memory_limit() -> None:
+    """SQLite's page cache is what the caller gives it, from 1 MB to 8 MB: two proofs
+    may spill at once under a tight limit."""
+    for given_bytes, kib in ((None, 7_812), (100_000_000, 7_812), (4_000_000, 3_906), (100_000, 976)):
+        spilled = SpilledKeys() if given_bytes is None else SpilledKeys(cache_bytes=given_bytes)
+        try:
+            assert spilled.db.execute("PRAGMA cache_size").fetchone()[0] == -kib
+        finally:
+            spilled.close()
 
 
 def test_spilled_keys_answer_exactly_through_their_filter() -> None:

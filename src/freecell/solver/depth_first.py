@@ -26,7 +26,7 @@ from array import array
 from collections.abc import Collection, Sequence
 from typing import Final, Generic, Protocol, TypeVar
 
-from freecell.solver.search import CHECK_EVERY, Budget, Outcome, SearchRun
+from freecell.solver.search import CHECK_EVERY, Budget, Outcome, SearchRun, give_back_freed_memory
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -186,6 +186,9 @@ class DepthFirst(Generic[S, M, T]):
             nexts[-1] = index + 1
             seen_add(key)
             if is_goal(child):
+                # Ended: its keys are not wanted again, and their memory goes to the path.
+                seen.clear()
+                self.close()
                 self.ended = SearchRun(Outcome.FOUND, self._path(via), child)
                 break
             back = reverse(state, move, child, via)
@@ -247,12 +250,11 @@ class DepthFirst(Generic[S, M, T]):
         things, so the path costs about a pointer a move."""
         problem, chosen = self.problem, self.chosen
         state = self.start
-        path: list[T] = []
+        path: list[T] = [last] * len(chosen)  # its full length at once: no copy as it grows
         known: dict[T, T] = {}
         for level in range(1, len(chosen)):
             state, via = problem.play(state, problem.moves(state)[chosen[level]])
-            path.append(known.setdefault(via, via))
-        path.append(last)
+            path[level - 1] = known.setdefault(via, via)
         return path
 
     def _spill_now(self, budget: Budget, expanded: int) -> bool:
@@ -301,7 +303,10 @@ class DepthFirst(Generic[S, M, T]):
                 return False
         if self.spilled is None:
             try:
-                self.spilled = SpilledKeys(None if budget.memory is None else budget.memory // FILTER_SHARE)
+                memory = budget.memory
+                self.spilled = (
+                    SpilledKeys() if memory is None else SpilledKeys(memory // FILTER_SHARE, memory // CACHE_SHARE)
+                )
             except ImportError:
                 self.spill = False
                 return False
@@ -312,6 +317,7 @@ class DepthFirst(Generic[S, M, T]):
         else:  # any of them: each key is kept exactly, in memory or on disk
             self.spilled.add_all([self.seen.pop() for _ in range(count)])
         self.keys_spilled += count
+        give_back_freed_memory()
         return True
 
     def close(self) -> None:
@@ -319,6 +325,7 @@ class DepthFirst(Generic[S, M, T]):
         if self.spilled is not None:
             self.spilled.close()
             self.spilled = None
+            give_back_freed_memory()
 
 
 # How often (positions expanded) a search that may spill looks at its memory, the least
@@ -327,6 +334,12 @@ class DepthFirst(Generic[S, M, T]):
 _SPILL_EVERY: Final = 1024
 _LEAST_SPILLED: Final = 10_000
 _SPILL_RESERVE: Final = 24_000_000
+
+# SQLite's page cache for a file of spilled keys: this share of the memory limit, from
+# 1 to 8 MB (two proofs may spill at once, each with its own).
+CACHE_SHARE: Final = 16
+_MOST_CACHE_BYTES: Final = 8_000_000
+_LEAST_CACHE_BYTES: Final = 1_000_000
 
 
 class SpilledKeys:
@@ -339,13 +352,14 @@ class SpilledKeys:
     (app 2 cells, deal 140 at 100 MB: 11.4 million keys spilled, a filter growing with
     them took the process to 151 MB)."""
 
-    def __init__(self, filter_bytes: int | None = None) -> None:
+    def __init__(self, filter_bytes: int | None = None, cache_bytes: int = _MOST_CACHE_BYTES) -> None:
         import sqlite3  # only here: not every Python has it
         import tempfile
 
         self.directory = tempfile.TemporaryDirectory(prefix="freecell-proof-")
         self.db = sqlite3.connect(os.path.join(self.directory.name, "seen.db"))
-        for pragma in ("journal_mode = OFF", "synchronous = OFF", "cache_size = -8000"):
+        cache_kib = max(min(cache_bytes, _MOST_CACHE_BYTES), _LEAST_CACHE_BYTES) // 1024
+        for pragma in ("journal_mode = OFF", "synchronous = OFF", f"cache_size = -{cache_kib}"):
             self.db.execute(f"PRAGMA {pragma}")
         self.db.execute("CREATE TABLE seen (key BLOB PRIMARY KEY) WITHOUT ROWID")
         self.count = 0
