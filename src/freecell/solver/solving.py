@@ -580,7 +580,7 @@ def _decide(
     way to the proof. Near the memory limit the walk spills its keys to disk as the
     proof does, and goes on: it is what proves the lost deals that the plain proof
     would take tens of millions of positions over (app, 1 cell, 6123 at 300 MB:
-    proven in 22 s; when the walk was dropped there, undecided after 600 s).
+    proven in 23 s; when the walk was dropped there, undecided after 600 s).
     """
     ending = begin(final, complete=takes_back)
     relaxations = list(RELAXATIONS if early_proof else ())  # those not begun yet
