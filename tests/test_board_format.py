@@ -111,7 +111,7 @@ def test_malformed_boards_get_an_error_that_names_the_problem(text: str, message
         (("standard", None), ("double", None), "laid out with one deck, but double is played with 2 decks",
          ("standard", 4)),
         (("eight-off", None), ("app", 2), "4 cards in cells, but app has only 2 cells", ("eight-off", 8)),
-        (("617-after-46", None), ("app", 1), "2 cards in cells, but app has only 1 cells", ("app", 4)),
+        (("617-after-46", None), ("app", 1), "2 cards in cells, but app has only 1 cell", ("app", 4)),
     ],
 )
 def test_a_board_laid_out_for_other_rules_is_refused_naming_them(
@@ -129,7 +129,7 @@ def test_a_board_laid_out_for_other_rules_is_refused_naming_them(
     assert str(error.value).startswith(message + ": it looks like ")
     assert (error.value.looks_like[0].name, error.value.looks_like[0].cells) == looks_like
     app = find_rules("app", cells=1)
-    with pytest.raises(InvalidPositionError, match="2 cards in cells, but app has only 1 cells"):
+    with pytest.raises(InvalidPositionError, match="2 cards in cells, but app has only 1 cell"):
         parse_board("Freecells: 5H 6H\n", app, partial=True)
 
 

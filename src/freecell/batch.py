@@ -25,7 +25,7 @@ from typing import Any, Final, Protocol
 from freecell.census import Budget, Census, DealRecord, Verdict
 from freecell.deals import Deal
 from freecell.replay import replay
-from freecell.rules import Rules
+from freecell.rules import Rules, cells_text
 from freecell.solver import SearchLimit, SolveStatus, solve
 from freecell.worker_process import start_pool_worker
 
@@ -96,7 +96,7 @@ def check_record(record: DealRecord, rules: Rules) -> None:
     """Replay a stored solution over its deal under ``rules``; raise ``ValueError`` (a
     :class:`~freecell.game.ReplayError` for an illegal move) unless it wins."""
     if (record.rules, record.cells) != (rules.name, rules.cells):
-        raise ValueError(f"deal {record.deal} was solved under {record.rules} with {record.cells} cells")
+        raise ValueError(f"deal {record.deal} was solved under {record.rules} with {cells_text(record.cells)}")
     if record.verdict is not Verdict.SOLVED:
         return
     end = replay(Deal(rules, record.deal).position(), rules, record.solution)

@@ -33,7 +33,7 @@ from freecell.cards import (
     parse_suit,
 )
 from freecell.position import InvalidPositionError, Position
-from freecell.rules import PRESETS, STANDARD, Rules
+from freecell.rules import PRESETS, STANDARD, Rules, cells_text
 
 _EMPTY_CELL: Final = {"-", "--", "---", "[]"}
 _FOUNDATION_ORDER: Final = (2, 0, 1, 3)  # H C D S, the order fc-solve writes
@@ -72,11 +72,11 @@ class _Layout:
         if self.columns > rules.columns:
             return f"laid out in {self.columns} columns, but {rules.name} has only {rules.columns}"
         if self.cards_in_cells > rules.cells:
-            return f"{self.cards_in_cells} cards in cells, but {rules.name} has only {rules.cells} cells"
+            return f"{self.cards_in_cells} cards in cells, but {rules.name} has only {cells_text(rules.cells)}"
         # Listing more cells than the ruleset has is fine while they are empty, up to as
         # many as it can be played with (a 4-cell board under app with 2 cells).
         if self.cells > max(rules.cell_options):
-            return f"laid out with {self.cells} cells, but {rules.name} has at most {max(rules.cell_options)}"
+            return f"laid out with {cells_text(self.cells)}, but {rules.name} has at most {max(rules.cell_options)}"
         return None
 
     def looks_like(self, chosen: Rules) -> tuple[Rules, ...]:
@@ -168,7 +168,7 @@ def _decks(count: int) -> str:
 
 def _rules_words(rules: Rules) -> str:
     preset = PRESETS[rules.name]
-    return rules.name if rules.cells == preset.cells else f"{rules.name} with {rules.cells} cells"
+    return rules.name if rules.cells == preset.cells else f"{rules.name} with {cells_text(rules.cells)}"
 
 
 def _card(token: str, line: int) -> Card:

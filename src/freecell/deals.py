@@ -27,7 +27,7 @@ from typing import Final
 
 from freecell.cards import Card, full_deck
 from freecell.position import Position
-from freecell.rules import Dealer, Rules
+from freecell.rules import Dealer, Rules, cells_text
 
 MAX_DEAL: Final = 8_589_934_591
 MAX_SEED: Final = 2**64 - 1
@@ -140,7 +140,7 @@ class Deal:
 
     def __str__(self) -> str:
         what = f"deal {self.number}" if self.kind is DealKind.NUMBER else f"random deal {self.number}"
-        return f"{what} ({self.rules.name}, {self.rules.cells} cells)"
+        return f"{what} ({self.rules.name}, {cells_text(self.rules.cells)})"
 
 
 def parse_deal_number(text: str) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from freecell.census import DealRecord, Verdict
+from freecell.rules import cells_text
 
 PERCENTILES = (50, 90, 99, 100)
 HARDEST = 10
@@ -90,7 +91,7 @@ class Summary:
         """The summary as text, a few lines."""
         counts = self.counts
         out = [
-            f"{self.rules} ({self.cells} cells), deals {self.first}-{self.last}: {self.total} deals, "
+            f"{self.rules} ({cells_text(self.cells)}), deals {self.first}-{self.last}: {self.total} deals, "
             f"{counts[Verdict.SOLVED]} solved, {counts[Verdict.UNSOLVABLE]} unsolvable, "
             f"{counts[Verdict.LIMIT]} limit reached",
             "time:   " + _percentile_text({p: format_seconds(s) for p, s in self.seconds.items()})
@@ -259,7 +260,7 @@ def _section(summary: Summary, records: Sequence[DealRecord]) -> list[str]:
     e = html.escape
     counts = summary.counts
     rows = [
-        f"<h2>{e(summary.rules)}, {summary.cells} cells: deals {summary.first} to {summary.last}</h2>",
+        f"<h2>{e(summary.rules)}, {cells_text(summary.cells)}: deals {summary.first} to {summary.last}</h2>",
         "<table><tr><th>deals</th><th>solved</th><th>unsolvable</th><th>limit reached</th></tr>",
         f'<tr><td class="total">{summary.total}</td><td class="solved">{counts[Verdict.SOLVED]}</td>'
         f'<td class="unsolvable">{counts[Verdict.UNSOLVABLE]}</td><td class="limit">{counts[Verdict.LIMIT]}</td></tr>'

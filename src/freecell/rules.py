@@ -156,6 +156,11 @@ class Rules:
         return f"{self.name:<11} {self.description}"
 
 
+def cells_text(count: int) -> str:
+    """How many free cells, in words: "1 cell", "2 cells"."""
+    return "1 cell" if count == 1 else f"{count} cells"
+
+
 def _or_list(values: tuple[int, ...]) -> str:
     words = [str(v) for v in values]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]

@@ -40,7 +40,7 @@ from freecell.census import Budget, Census, CensusError
 from freecell.cli.options import fail, resolve_rules, rules_options
 from freecell.deals import InvalidDealError, parse_deal_number
 from freecell.report import Summary, summaries, write_csv, write_json, write_report
-from freecell.rules import Rules
+from freecell.rules import Rules, cells_text
 from freecell.solver import SearchLimit
 from freecell.storage import StoreLostError
 
@@ -140,7 +140,7 @@ def range_command(
             plan = f"{len(todo)} stored as limit reached, to solve again"
         else:
             plan = f"{count - len(todo)} already stored, {len(todo)} to solve"
-        plan = f"deals {first}-{last} ({rules.name}, {rules.cells} cells): {plan}, limit {budget}"
+        plan = f"deals {first}-{last} ({rules.name}, {cells_text(rules.cells)}): {plan}, limit {budget}"
         if len(todo):
             run = _solve(census, rules, budget, todo, jobs=jobs, scheduler=scheduler, plan=plan)
         else:
@@ -250,7 +250,8 @@ def report_command(
             select = partial(census.records, rules=rules.name, cells=rules.cells)
         records = list(select(solutions=False))
         if not records:
-            fail(f"{db_path} holds no results" + ("" if all_rules else f" for {rules.name} with {rules.cells} cells"))
+            which = "" if all_rules else f" for {rules.name} with {cells_text(rules.cells)}"
+            fail(f"{db_path} holds no results{which}")
         found = summaries(records)
         for summary in found:
             for line in summary.lines():
