@@ -186,9 +186,7 @@ class DepthFirst(Generic[S, M, T]):
             nexts[-1] = index + 1
             seen_add(key)
             if is_goal(child):
-                # Ended: its keys are not wanted again, and their memory goes to the path.
-                seen.clear()
-                self.close()
+                self.release(budget)  # ended: the memory of its keys goes to the path
                 self.ended = SearchRun(Outcome.FOUND, self._path(via), child)
                 break
             back = reverse(state, move, child, via)
@@ -325,6 +323,15 @@ class DepthFirst(Generic[S, M, T]):
         if self.spilled is not None:
             self.spilled.close()
             self.spilled = None
+
+    def release(self, budget: Budget) -> None:
+        """Let go of every key, in memory and on disk (the search cannot go on after).
+        Near the memory limit what they took is given back to the OS, for what comes
+        next to find (up to 40 ms on a large heap: not where memory is plenty, as in
+        play)."""
+        self.seen.clear()
+        self.close()
+        if budget.memory_short(0, reserve=(budget.memory or 0) // 4):
             give_back_freed_memory()
 
 

@@ -13,6 +13,7 @@ seen is recognised when taken, not when found.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import os
 import random
@@ -21,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Final, Generic, Protocol, TypeVar
+from typing import Final, Generic, Protocol, TypeVar
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -186,24 +187,21 @@ def give_back_freed_memory() -> None:
     glibc's (elsewhere nothing happens). A search that let go of its keys (spilled to
     disk, or dropped) frees them, but the resident size the memory limit reads stays as
     it was until then; a search after it would find the memory short."""
-    global _MALLOC_TRIM
-    if _MALLOC_TRIM is None:
-        _MALLOC_TRIM = _find_malloc_trim()
-    if _MALLOC_TRIM is not False:
-        _MALLOC_TRIM(0)
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
-def _find_malloc_trim() -> Any:
-    """glibc's ``malloc_trim``, or False where there is none."""
+@functools.cache
+def _malloc_trim() -> Callable[[int], object] | None:
+    """glibc's ``malloc_trim``, or None where there is none."""
     try:
         import ctypes
 
-        return ctypes.CDLL("libc.so.6").malloc_trim
+        trim: Callable[[int], object] = ctypes.CDLL("libc.so.6").malloc_trim
+        return trim
     except (ImportError, OSError, AttributeError):
-        return False
-
-
-_MALLOC_TRIM: Any = None
+        return None
 
 
 class Budget:

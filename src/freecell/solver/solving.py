@@ -87,7 +87,6 @@ from freecell.solver.search import (
     Outcome,
     SearchLimit,
     SearchRun,
-    give_back_freed_memory,
 )
 from freecell.solver.shortcut import shortcut
 from freecell.solver.shorten import shorten
@@ -700,15 +699,10 @@ def _decide(
 
 
 def _drop(search: _Search, budget: Budget) -> None:
-    """Let ``search`` go: remove its keys, on disk and in memory, if any (a search
-    still held elsewhere cannot go on after). Near the memory limit, what they took is
-    given back to the OS, for the searches after it to find (it takes up to 40 ms on a
-    large heap: not where the memory is plenty, as in play)."""
+    """Let ``search`` go: its keys, on disk and in memory, if any (a search still held
+    elsewhere cannot go on after)."""
     if isinstance(search.search, DepthFirst):
-        search.search.seen.clear()
-        search.search.close()
-        if budget.memory_short(0, reserve=(budget.memory or 0) // 4):
-            give_back_freed_memory()
+        search.search.release(budget)
 
 
 # The keys of every position seen by a proof that ended in a loss (each is lost too:
