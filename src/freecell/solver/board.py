@@ -74,6 +74,27 @@ with it home. Deleting moves never lengthens a win, so the two reductions togeth
 a win wherever there was one. The complete problem's searches may therefore prove a
 loss. Under same-suit building every card home is settled: take-backs are never needed.
 
+With one deck, the complete problem takes a card X back only for what a win may need it
+for at once (*lazy take-backs*): a card that could lie on X is in a cell, in the ordered
+run on top of a column, or on top of its pile and not settled (it could be placed on X
+next); or the card under X is not settled once X is off (it may have to come back
+after X), and only then may X go to a cell. No win is lost. Take a shortest win with a
+take-back of X that is not listed. The card under X stays home while X is out (it is
+settled, or X is an ace), so some card is placed on X before it goes home again (else
+delete X's moves from that take-back to its way home: a shorter win). Let Z be the
+first. Take X back instead just before Z's move, straight to where it lies then (a
+column, since it holds Z), and delete X's moves in between (or take X off the top of a
+run it moved with). The moves in between stay legal (up to the order of columns): no
+card lay on X, its pile kept the same top card under it, and X home frees a cell or a
+column. The same cards go home by themselves: X is not settled while Z is to come, so
+no card whose settling needs X is settled, with X home or out. The win is no longer,
+and now that take-back is listed: Z is in a cell, in the run on top of a column or on
+top of its pile. The take-backs in between are listed as they were: X on top of its
+pile, not settled, counts for the cards it could lie on as X on top of a column did; a
+column without X on top keeps the rest of its run; and the card under X, settled,
+counted for none. So the change leaves a shortest win with one take-back fewer that is
+not listed, and the last such win is a path of the complete problem.
+
 A proof may also walk a *relaxed* problem (``twins``: one deck, alternate colours,
 single-card moves), where the two cards of a rank and colour (the 5H and the 5D, say:
 *twins*) change places whenever both are *loose*. For building, twins are the same card;
@@ -96,17 +117,20 @@ be either of the pair: the problem lists that move for each (a step from column
 ``TWIN + i`` or from cell ``TWIN_CELL + card`` swaps the pair first), and sends neither
 home by itself (its safe cards home are the others).
 
-Every position the game can reach then lies in a class the relaxed walk reaches. Take a
-position p in a class the walk has reached, through a position r of that class, and a
-move m from p. The pairs that r and p hold the other way round are loose in both and
-stay loose after m, unless m moves one of their cards: so m from r (or from r with the
-moved card's pair swapped, when m moves a twin where it is loose no more) leads to the
-class of m from p. The cards sent home after it are the same from both: which cards are
-loose is told once, before any goes home, the same from both, and loose twins never go
-home by themselves. The foundations are the same in a class. A card sent home by itself
-loses no win (above), and a class holds a goal only if every position in it is one. So
-when the relaxed walk runs out of classes, no position that wins can be reached: the deal
-is lost. A goal it reaches proves nothing (its class may hold no position the game can
+Every position the problem can reach (lazy take-backs included) then lies in a class the
+relaxed walk reaches. Take a position p in a class the walk has reached, through a
+position r of that class, and a move m the problem lists from p (from r too: a take-back
+asks only whether one of the two cards that could lie on the card taken back, a pair of
+twins, is in a cell or a top run, and about the foundations). The pairs that r and p
+hold the other way round are loose in both and stay loose after m, unless m moves one of
+their cards: so m from r (or from r with the moved card's pair swapped, when m moves a
+twin where it is loose no more) leads to the class of m from p. The cards sent home
+after it are the same from both: which cards are loose is told once, before any goes
+home, the same from both, and loose twins never go home by themselves. The foundations
+are the same in a class. A card sent home by itself loses no win, nor does a take-back
+left out (above), and a class holds a goal only if every position in it is one. So when
+the relaxed walk runs out of classes, no position that wins can be reached: the deal is
+lost. A goal it reaches proves nothing (its class may hold no position the game can
 reach), and no path of it is a solution. The looser the twins, the fewer the classes,
 and the likelier a goal that proves nothing: which relaxation proves a deal soonest
 varies from deal to deal (see :data:`freecell.solver.solving.RELAXATIONS`).
@@ -130,6 +154,9 @@ TWIN: Final = 32
 # A step's source (relaxed problem only): the card in a cell, TWIN_CELL + card, first
 # changes places with its twin.
 TWIN_CELL: Final = 256
+# Whether the complete problem takes a card back only when a win may need it at once
+# (see the module docstring). With one deck only; the tests turn it off to compare.
+LAZY_TAKE_BACKS = True
 # Where a card of a pair of twins may lie to be *loose* (relaxed problem only: see the
 # module docstring). A relaxed problem names some of them; a pair of loose twins is
 # written in its key as one rank and colour.
@@ -309,6 +336,7 @@ class FreeCellProblem:
         self.back_to_cell = rules.foundation_return is FoundationReturn.TO_TABLEAU_OR_CELL
         self.cell_count = rules.cells
         self.pile_count = rules.foundation_count
+        self.lazy_take_backs = LAZY_TAKE_BACKS and self.pile_count == 4
         self.kings_only = rules.empty_columns is EmptyColumns.KINGS_ONLY
         self.unlimited = rules.sequence_moves is SequenceMoves.UNLIMITED
         self.moves_runs = (not complete if runs is None else runs) or self.unlimited
@@ -780,7 +808,7 @@ class FreeCellProblem:
             if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
                 steps.append((source, first_empty, 1))
         if self.takes_back and self.complete:
-            self._take_backs(foundations, onto, first_empty, free, steps)
+            self._take_backs(columns, cells, foundations, onto, first_empty, free, steps)
         if self.twins and self.classes:
             self._twin_steps(columns, cells, foundations, first_empty, free, steps)
         return steps
@@ -903,21 +931,74 @@ class FreeCellProblem:
         return rated
 
     def _take_backs(
-        self, foundations: bytes, onto: list[int], first_empty: int, free: int, steps: list[Step]
+        self,
+        columns: Columns,
+        cells: bytes,
+        foundations: bytes,
+        onto: list[int],
+        first_empty: int,
+        free: int,
+        steps: list[Step],
     ) -> None:
         settled = self._settled(foundations)
+        within = -1  # the cards a step could place at once (see _within_reach), once wanted
         for suit in range(4):
             pile = self._top_pile(suit, foundations)
             if foundations[pile] <= settled[pile]:
                 continue  # empty, or no win needs its top card back (see the module docstring)
             card = (foundations[pile] - 1) * 4 + suit
+            to_column = to_cell = True
+            if self.lazy_take_backs:
+                # Only for what a win may take it back for now (see the module docstring).
+                to_cell = self._under_unsettled(card, foundations)
+                if not to_cell:
+                    if within < 0:
+                        within = self._within_reach(columns, cells)
+                    to_column = self._placeable_on(card, foundations, within)
+                    if not to_column:
+                        continue
             source = HOME + suit
             for j in self.columns_in[onto[card]]:
                 steps.append((source, j, 1))
             if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
                 steps.append((source, first_empty, 1))
-            if free and self.back_to_cell:
+            if free and self.back_to_cell and to_cell:
                 steps.append((source, CELL, 1))
+
+    def _within_reach(self, columns: Columns, cells: bytes) -> int:
+        """The cards in a cell or in the ordered run on top of a column, one bit each."""
+        follows = self.follows
+        reach = 0
+        for card in cells:
+            reach = reach | 1 << card
+        for column in columns:
+            height = len(column)
+            if height:
+                reach = reach | 1 << column[-1]
+                run = 1
+                while run < height and follows[column[-run - 1] * 52 + column[-run]]:
+                    run += 1
+                    reach = reach | 1 << column[-run]
+        return reach
+
+    def _placeable_on(self, card: int, foundations: bytes, within: int) -> bool:
+        """Whether a card that could lie on ``card`` is ``within`` reach, or on top of its
+        pile and not settled (free to come back)."""
+        settled = self._settled(foundations)
+        for child in self.children[card]:
+            if within >> child & 1:
+                return True
+            suit = child & 3
+            if foundations[suit] == (child >> 2) + 1 and settled[suit] <= child >> 2:
+                return True
+        return False
+
+    def _under_unsettled(self, card: int, foundations: bytes) -> bool:
+        """Whether ``card``, on top of its pile (one deck), has a card under it that is
+        not settled once ``card`` is off: one a win may take back after it."""
+        suit = card & 3
+        below = _bump(foundations, suit, -1)
+        return below[suit] > self._settled(below)[suit]
 
 
 def can_relax(rules: Rules) -> bool:
