@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from player import Player
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from freecell import Deal, find_rules
 from freecell.lessons import LESSONS, find_lesson
@@ -211,6 +211,40 @@ def test_the_timer_pauses_and_resumes(player: Player) -> None:
     page.locator("#resume").click()
     expect(page.locator("#paused-cover")).to_be_hidden()
     assert player.state(state["id"])["paused"] is False
+
+
+def _show_page(page: Page, visibility: str) -> None:
+    """Make the page hidden or visible again, as another tab or a closed lid would."""
+    page.evaluate(
+        """(visibility) => {
+            Object.defineProperty(document, "visibilityState", { value: visibility, configurable: true });
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        visibility,
+    )
+
+
+def test_the_clock_stops_while_the_page_is_hidden(player: Player) -> None:
+    state = player.open(rules="standard", deal=617)
+    page = player.page
+    _show_page(page, "hidden")
+    page.wait_for_function("() => !document.querySelector('#paused-cover').hidden")
+    assert player.state(state["id"])["paused"] is True
+    held = player.state(state["id"])["elapsed_seconds"]
+    page.wait_for_timeout(1200)
+    assert player.state(state["id"])["elapsed_seconds"] == held  # no time counts while away
+    _show_page(page, "visible")
+    expect(page.locator("#paused-cover")).to_be_hidden()
+    assert player.state(state["id"])["paused"] is False
+
+    # A pause of the player's own stays when they come back.
+    page.get_by_role("button", name="Pause the timer").click()
+    expect(page.locator("#paused-cover")).to_be_visible()
+    _show_page(page, "hidden")
+    _show_page(page, "visible")
+    page.wait_for_timeout(500)
+    expect(page.locator("#paused-cover")).to_be_visible()
+    assert player.state(state["id"])["paused"] is True
 
 
 def test_the_move_calculator(player: Player) -> None:

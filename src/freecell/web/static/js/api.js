@@ -25,7 +25,7 @@ function describe(detail) {
   return "The server refused that.";
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, { keepalive = false } = {}) {
   if (site) {
     const answer = await site.request(method, path, body);
     if (answer.status >= 400) {
@@ -33,7 +33,8 @@ async function call(method, path, body) {
     }
     return answer.body;
   }
-  const options = { method, headers: { Accept: "application/json" } };
+  // keepalive: the request outlives the page (a pause sent as the tab closes).
+  const options = { method, keepalive, headers: { Accept: "application/json" } };
   if (method !== "GET") {
     // The server takes a change of state only as JSON, a body-less one too (docs/api.md).
     options.headers["Content-Type"] = "application/json";
@@ -71,7 +72,7 @@ export const api = {
   undo: (id) => call("POST", `${game(id)}/undo`),
   redo: (id) => call("POST", `${game(id)}/redo`),
   restart: (id) => call("POST", `${game(id)}/restart`),
-  pause: (id) => call("POST", `${game(id)}/pause`),
+  pause: (id, { keepalive = false } = {}) => call("POST", `${game(id)}/pause`, undefined, { keepalive }),
   resume: (id) => call("POST", `${game(id)}/resume`),
   options: (id, options) => call("POST", `${game(id)}/options`, options),
   finish: (id) => call("POST", `${game(id)}/finish`),

@@ -182,7 +182,25 @@ async function restart() {
 const finish = () => run(async () => accept(await api.finish(state.id)));
 
 async function togglePause() {
+  pausedWhileAway = false; // the player's own pause or resume: it stays as they left it
   await run(async () => accept(await (state.paused ? api.resume(state.id) : api.pause(state.id))));
+}
+
+// The clock counts only the time the game is in front of the player, as desktop games do:
+// it stops when the page is hidden (another tab, a minimised window, the tab closed, the
+// phone locked), and starts again when the page comes back, unless the player had paused.
+let pausedWhileAway = false;
+function pauseWhileAway() {
+  if (document.visibilityState === "hidden") {
+    if (state && !state.paused && state.outcome === "playing") {
+      pausedWhileAway = true;
+      run(async () => accept(await api.pause(state.id, { keepalive: true })), { quiet: true });
+    }
+  } else if (pausedWhileAway) {
+    pausedWhileAway = false;
+    // Queued after the pause, so it sees the state the pause left.
+    run(async () => state?.paused && accept(await api.resume(state.id)), { quiet: true });
+  }
 }
 
 async function newGame() {
@@ -571,6 +589,7 @@ function wireButtons() {
   $("auto-finish").addEventListener("click", finish);
   $("pause").addEventListener("click", togglePause);
   $("resume").addEventListener("click", togglePause);
+  document.addEventListener("visibilitychange", pauseWhileAway);
   $("retry").addEventListener("click", () => {
     $("offline").hidden = true;
     const retry = state?.id ? run(async () => accept(await api.state(state.id))) : load();
