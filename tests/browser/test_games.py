@@ -237,11 +237,23 @@ def test_the_clock_stops_while_the_page_is_hidden(player: Player) -> None:
     expect(page.locator("#paused-cover")).to_be_hidden()
     assert player.state(state["id"])["paused"] is False
 
-    # A pause of the player's own stays when they come back.
+    # Hidden, then opened again (the tab was closed): the clock runs again too.
+    _show_page(page, "hidden")
+    page.wait_for_function("() => !document.querySelector('#paused-cover').hidden")
+    page.reload()
+    player.wait_for_table()
+    expect(page.locator("#paused-cover")).to_be_hidden()
+    assert player.state(state["id"])["paused"] is False
+
+    # A pause of the player's own stays when they come back, and when the page is opened again.
     page.get_by_role("button", name="Pause the timer").click()
     expect(page.locator("#paused-cover")).to_be_visible()
     _show_page(page, "hidden")
     _show_page(page, "visible")
+    page.wait_for_timeout(500)
+    expect(page.locator("#paused-cover")).to_be_visible()
+    page.reload()
+    player.wait_for_table()
     page.wait_for_timeout(500)
     expect(page.locator("#paused-cover")).to_be_visible()
     assert player.state(state["id"])["paused"] is True

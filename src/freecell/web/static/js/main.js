@@ -182,24 +182,30 @@ async function restart() {
 const finish = () => run(async () => accept(await api.finish(state.id)));
 
 async function togglePause() {
-  pausedWhileAway = false; // the player's own pause or resume: it stays as they left it
+  localStorage.removeItem(PAUSED_WHILE_AWAY); // the player's own pause or resume: it stays as they left it
   await run(async () => accept(await (state.paused ? api.resume(state.id) : api.pause(state.id))));
 }
 
 // The clock counts only the time the game is in front of the player, as desktop games do:
 // it stops when the page is hidden (another tab, a minimised window, the tab closed, the
-// phone locked), and starts again when the page comes back, unless the player had paused.
-let pausedWhileAway = false;
+// phone locked), and starts again when the page comes back, or is opened again after the
+// tab was closed, unless the player had paused. Which game the page paused is kept here.
+const PAUSED_WHILE_AWAY = "freecell.pausedWhileAway";
 function pauseWhileAway() {
+  const paused = localStorage.getItem(PAUSED_WHILE_AWAY);
   if (document.visibilityState === "hidden") {
     if (state && !state.paused && state.outcome === "playing") {
-      pausedWhileAway = true;
+      try {
+        localStorage.setItem(PAUSED_WHILE_AWAY, state.id);
+      } catch {
+        return; // storage refused: the page could not tell its pause from the player's
+      }
       run(async () => accept(await api.pause(state.id, { keepalive: true })), { quiet: true });
     }
-  } else if (pausedWhileAway) {
-    pausedWhileAway = false;
+  } else if (paused !== null) {
+    localStorage.removeItem(PAUSED_WHILE_AWAY);
     // Queued after the pause, so it sees the state the pause left.
-    run(async () => state?.paused && accept(await api.resume(state.id)), { quiet: true });
+    run(async () => state?.paused && state.id === paused && accept(await api.resume(state.id)), { quiet: true });
   }
 }
 
@@ -562,6 +568,7 @@ async function load() {
     return;
   }
   await accept(first);
+  pauseWhileAway(); // opened in a hidden tab, or again after the tab was closed
 }
 
 /** The server cannot be reached: say so, and show the last table it sent. */
