@@ -259,6 +259,19 @@ def test_the_clock_stops_while_the_page_is_hidden(player: Player) -> None:
     assert player.state(state["id"])["paused"] is True
 
 
+def test_a_game_opened_in_a_hidden_tab_starts_paused(player: Player) -> None:
+    state = player.new_game(rules="standard", deal=617)
+    page = player.page
+    page.add_init_script('Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true })')
+    page.goto(f"{player.base}/?game={state['id']}")
+    player.wait_for_table()
+    page.wait_for_function("() => !document.querySelector('#paused-cover').hidden")
+    assert player.state(state["id"])["paused"] is True
+    _show_page(page, "visible")
+    expect(page.locator("#paused-cover")).to_be_hidden()
+    assert player.state(state["id"])["paused"] is False
+
+
 def test_the_move_calculator(player: Player) -> None:
     player.open(rules="supermove", deal=617)
     page = player.page
