@@ -192,7 +192,6 @@ async function togglePause() {
 // tab was closed, unless the player had paused. Which game the page paused is kept here.
 const PAUSED_WHILE_AWAY = "freecell.pausedWhileAway";
 function pauseWhileAway() {
-  const paused = localStorage.getItem(PAUSED_WHILE_AWAY);
   if (document.visibilityState === "hidden") {
     if (state && !state.paused && state.outcome === "playing") {
       try {
@@ -202,10 +201,13 @@ function pauseWhileAway() {
       }
       run(async () => accept(await api.pause(state.id, { keepalive: true })), { quiet: true });
     }
-  } else if (paused !== null) {
+    return;
+  }
+  const pausedId = localStorage.getItem(PAUSED_WHILE_AWAY);
+  if (pausedId !== null) {
     localStorage.removeItem(PAUSED_WHILE_AWAY);
     // Queued after the pause, so it sees the state the pause left.
-    run(async () => state?.paused && state.id === paused && accept(await api.resume(state.id)), { quiet: true });
+    run(async () => state?.paused && state.id === pausedId && accept(await api.resume(state.id)), { quiet: true });
   }
 }
 
