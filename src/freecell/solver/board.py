@@ -348,6 +348,7 @@ class FreeCellProblem:
         # settled (the fast one's searches never claim a loss under take-back rules).
         self.settling = complete and rules.takes_back
         self.homeward = _homeward_known(rules.building, self.pile_count, self.settling, self.eager)
+        self.ready_known = _ready_known(self.pile_count)
         self.settled = _settled_known(rules.building, self.pile_count)
         self.chained = rules.building is Building.ALTERNATE_COLOURS
         self.raised_known = _raised_known(self.pile_count)
@@ -469,13 +470,13 @@ class FreeCellProblem:
         # How many cards lie above each wanted card (each copy, with two decks): a look
         # at every card costs less than a search of the table for each wanted one.
         one_deck = self.pile_count == 4
-        wanted = _NO_CARDS if one_deck else (self.homeward.get(foundations) or self._homeward(foundations))[0]
+        wanted = b"" if one_deck else self.ready_known.get(foundations) or self._ready_table(foundations)
         depth = 0
         for column in columns:
             height = len(column)
             for where in range(height):
                 card = column[where]
-                if foundations[card & 3] == card >> 2 if one_deck else card in wanted:
+                if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
                     depth += height - where - 1
         h = sum([values[column] for column in columns]) + self.cell_weight * len(cells) + self.weights.next * depth
         if self.weights.shortest:
@@ -501,6 +502,16 @@ class FreeCellProblem:
                 self.homeward.clear()
             known = self.homeward[foundations] = (frozenset(ready), frozenset(safe))
         return known
+
+    def _ready_table(self, foundations: bytes) -> bytes:
+        """For each card, 1 if it may go home now: what :meth:`_homeward` tells first,
+        as a table that compiled code reads without making an object per card (the
+        heuristic asks of every card of two decks)."""
+        ready = self._homeward(foundations)[0]
+        if len(self.ready_known) >= _FEATURES_KEPT:
+            self.ready_known.clear()
+        table = self.ready_known[foundations] = bytes([card in ready for card in range(52)])
+        return table
 
     def _safe(self, card: int, foundations: bytes) -> bool:
         """Whether ``card``, ready to go home, may go there for good: no win needs it in
@@ -843,7 +854,7 @@ class FreeCellProblem:
         played (:meth:`play`) to see where they lead."""
         columns, cells, foundations = state
         values = self.values
-        ready, safe = self.homeward.get(foundations) or self._homeward(foundations)
+        safe = (self.homeward.get(foundations) or self._homeward(foundations))[1]
         features = self.features
         values_of = [values[column] for column in columns]
         disorder_of = [features[column][1] for column in columns]
@@ -851,6 +862,7 @@ class FreeCellProblem:
         # Where the cards wanted lie in each column (every copy, as heuristic()
         # counts them), and so how deep.
         one_deck = self.pile_count == 4
+        wanted = b"" if one_deck else self.ready_known.get(foundations) or self._ready_table(foundations)
         places: list[list[int]] = []
         depth = 0
         for column in columns:
@@ -858,7 +870,7 @@ class FreeCellProblem:
             found: list[int] = []
             for where in range(height):
                 card = column[where]
-                if foundations[card & 3] == card >> 2 if one_deck else card in ready:
+                if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
                     depth += height - where - 1
                     found.append(where)
             places.append(found)
@@ -1079,6 +1091,11 @@ def _homeward_known(
 
 @functools.cache
 def _raised_known(pile_count: int) -> dict[bytes, tuple[bytes, ...]]:
+    return {}
+
+
+@functools.cache
+def _ready_known(pile_count: int) -> dict[bytes, bytes]:
     return {}
 
 
