@@ -562,7 +562,13 @@ class FreeCellProblem:
         a newly safe card unless the foundations have changed (-1: look everywhere).
 
         A card once safe stays safe while others go home (the foundations only grow),
-        so one pass may send several; passes go on while the last one sent any."""
+        so one pass may send several; passes go on while the last one sent any.
+
+        With two decks, an eager problem may send home either of two copies of a card
+        (its suit has two piles, and only one may be ready), and which one goes decides
+        what goes after it. So it looks at the columns in the order of their cards, not
+        of their places: a table makes the same child whatever the order of its columns,
+        as a key says it does (a win cut short leans on it, see shortcut.py)."""
         listed = list(columns)
         homeward = self.homeward
         # Relaxed problem: loose twins never go home by themselves. Which cards are
@@ -575,7 +581,14 @@ class FreeCellProblem:
             if not safe:
                 break
             sent = False
-            for index, column in enumerate(listed) if exposed < 0 else ((exposed, listed[exposed]),):
+            if exposed >= 0:
+                scan = [exposed]
+            elif self.eager and self.pile_count != 4:
+                scan = sorted(range(len(listed)), key=listed.__getitem__)
+            else:
+                scan = list(range(len(listed)))
+            for index in scan:
+                column = listed[index]
                 if column and column[-1] in safe:
                     height = len(column)
                     while column and column[-1] in safe:
