@@ -222,20 +222,26 @@ def test_keys_are_equal_exactly_for_tables_that_differ_by_the_order_of_columns(n
     assert all(len(tables) == 1 for tables in tables_by_key.values())
 
 
-@pytest.mark.parametrize(("name", "eager"), [("standard", True), ("double", False), ("double", True)])
-def test_a_table_makes_the_same_children_whatever_the_order_of_its_columns(name: str, eager: bool) -> None:
+@pytest.mark.parametrize(
+    ("name", "complete", "eager"),
+    [("standard", False, True), ("eight-off", False, True), ("app", True, False), ("double", False, False),
+     ("double", False, True)],
+)
+def test_a_table_makes_the_same_children_whatever_the_order_of_its_columns(
+    name: str, complete: bool, eager: bool
+) -> None:
     """A move's child, with the cards sent home after it, has the key of the same move's
     child from the table with its columns in another order: tables with one key are one
     table to a search (and to a win cut short). With two decks an eager problem may send
     home either of two copies of a card, and must choose by the cards, not their places.
     Over the positions of depth-first walks, each table shuffled."""
     rules = find_rules(name)
-    problem = FreeCellProblem(rules, complete=False, eager=eager)
+    problem = FreeCellProblem(rules, complete=complete, eager=eager)
     walker = _Recording(problem)
     for number in range(1, 9):
         start, _ = problem.initial(Deal(rules, number).position())
         DepthFirst(walker, start).run(Budget(SearchLimit(positions=1_500)))
-    shuffle = random.Random(f"children-{name}-{eager}")
+    shuffle = random.Random(f"children-{name}-{complete}-{eager}")
     compared = 0
     for state in walker.states:
         order = list(range(len(state[0])))
@@ -248,4 +254,4 @@ def test_a_table_makes_the_same_children_whatever_the_order_of_its_columns(name:
             child, via = problem.play(state, step)
             assert problem.key(problem.play(shuffled, moved)[0]) == problem.key(child), (state, step)
             compared += len(via) > 1
-    assert compared > 200, compared  # children with cards sent home after the move
+    assert compared > 100, compared  # children with cards sent home after the move
