@@ -76,6 +76,36 @@ def test_cards_sent_home_once_those_that_could_lie_on_them_could_go_home_lose_no
     assert (_proof(start, rules) is Outcome.FOUND) == winnable(start, rules)
 
 
+# Two decks, 3 cells, 2 columns (cards as numbers: rank - 1 times 4, plus the suit): only
+# by breaking an ordered run is each won. Found by a random search over such tables.
+_WON_BY_BREAKING_A_RUN = [
+    (((20, 20, 21, 34, 28, 38, 25), (30, 29, 24, 23, 26, 31, 22)), (None, None, None), (5, 7, 5, 5, 5, 5, 7, 7)),
+    (((22, 23, 29, 24, 29, 25), (26, 25, 20, 19, 20, 33, 33, 24, 27)), (31, None, None), (5, 6, 6, 5, 5, 6, 5, 4)),
+]
+
+
+@pytest.mark.parametrize(("columns", "cells", "foundations"), _WON_BY_BREAKING_A_RUN)
+def test_with_two_decks_the_last_search_keeps_runs_whole_and_claims_no_loss_for_it(
+    columns: tuple[tuple[int, ...], ...], cells: tuple[int | None, ...], foundations: tuple[int, ...]
+) -> None:
+    """With two decks the last search moves ordered runs whole only (see
+    ``solving.TWO_DECK_FINAL``). Where it runs out of positions the deal may still be
+    won by breaking a run: the solver goes on over every move, and wins. With three cells
+    (fewer make a tight game, which keeps runs whole nowhere) and no quick search before
+    it, as on a deal where none wins."""
+    rules = _small_rules("double", columns=2, cells=3)
+    start = Position(columns, cells, foundations)
+    whole_runs = FreeCellProblem(rules, complete=False, whole_runs=True)
+    state, _ = whole_runs.initial(start)
+    assert DepthFirst(whole_runs, state).run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
+    assert winnable(start, rules)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solving, "PORTFOLIO", ())
+        result = solve(start, rules, limit=SearchLimit(seconds=30))
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(start, rules, result.moves)
+
+
 @pytest.mark.parametrize(
     ("foundations", "safe"),
     [

@@ -165,6 +165,16 @@ PORTFOLIO: Final = (
     Strategy(_FEW_CELLS, 8, 900, eager=True, whole_runs=True),  # it wins 12795
 )
 FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
+# With two decks FINAL keeps ordered runs whole (the fast problem's whole_runs, as the
+# eager searches do). That makes it no proof: where it runs out of positions it begins
+# again over every move, and the proof it gives way to past half the memory limit walks
+# every move too (see _decide). Double FreeCell is nearly always won, and the moves that
+# break a run lead the search astray: of the 19 deals left unknown in play in the
+# samples drawn before (seeds 67 to 227), FINAL alone won 8 within 3 s, and with whole
+# runs 14. In play
+# it now decides 14 of them. Held out, the samples of seeds 229-277 (3,000 deals, side by
+# side): unknown 5 -> 3, CPU p90 140 -> 130 ms, p99 1,063 -> 899 ms, sum 228 -> 214 s.
+TWO_DECK_FINAL: Final = replace(FINAL, whole_runs=True)
 # In a tight game (one or two cells, or Baker's Game: see _tight()), FINAL weighs a card
 # in a cell more and the path more (closer to A*), and no restart takes turns with it.
 # Cells are scarcer there, many deals are lost, and the restarts (eager, over the fast
@@ -457,7 +467,8 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         if run.outcome is Outcome.FOUND:
             steps = _winning_steps(quick, run, budget)
             break
-        if run.outcome is Outcome.EXHAUSTED and not strategy.eager and not rules.takes_back:
+        proves = not (quick.problem.eager or quick.problem.whole_runs or rules.takes_back)
+        if run.outcome is Outcome.EXHAUSTED and proves:
             # Every position searched, and only sound reductions: as FINAL would prove.
             status = SolveStatus.UNSOLVABLE
             _remember_lost(lost[0], quick.search)
@@ -466,7 +477,9 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         tight = _tight(rules)
         steps, status = _decide(
             begin, follow, budget, scale, lost, takes_back=rules.takes_back,
-            final=(TWO_CELL_FINAL if rules.cells == 2 else TIGHT_FINAL) if tight else FINAL,
+            final=(TWO_CELL_FINAL if rules.cells == 2 else TIGHT_FINAL) if tight else (
+                FINAL if rules.decks == 1 else TWO_DECK_FINAL
+            ),
             restarts=() if tight else RESTARTS,
             hand_over_at=TIGHT_HANDOVER * scale if tight else None,
             late=LATE_PLAN if tight else (),
@@ -557,12 +570,14 @@ def _decide(
     late: tuple[Strategy, ...] = (),
     early_proof: bool = False,
 ) -> tuple[list[Step] | None, SolveStatus]:
-    """After the portfolio: ``final`` (:data:`FINAL`, or :data:`TIGHT_FINAL`), the
-    search that runs to its end (which alone can prove a loss), taking turns slice by
-    slice with the ``restarts`` (:data:`RESTARTS`: capped searches that never claim a
-    loss; none in a tight game) until those are spent. A deal lost in a small
-    proof is decided within a slice or two; a deal where the heuristic leads into a long
-    dead end is most often won by a restart.
+    """After the portfolio: ``final`` (:data:`FINAL`, :data:`TIGHT_FINAL` or
+    :data:`TWO_DECK_FINAL`), the search that runs to its end (which alone can prove a
+    loss, over every move), taking turns slice by slice with the ``restarts``
+    (:data:`RESTARTS`: capped searches that never claim a loss; none in a tight game)
+    until those are spent. A deal lost in a small proof is decided within a slice or
+    two; a deal where the heuristic leads into a long dead end is most often won by a
+    restart. With two decks FINAL keeps runs whole, and where it runs out of positions
+    it begins again over every move.
 
     Under take-back rules FINAL searches the complete problem, runs moving as one step:
     it finds wins as the fast problem's does, and its end is a proof. Past half the
@@ -590,11 +605,13 @@ def _decide(
     proven in 23 s; when the walk was dropped there, undecided after 600 s).
     """
     ending = begin(final, complete=takes_back)
+    # The proofs walk every move: never only whole runs (see TWO_DECK_FINAL).
+    proving = replace(final, whole_runs=False)
     relaxations = list(RELAXATIONS if early_proof else ())  # those not begun yet
 
     def begin_relaxed() -> _Search | None:
         """The next relaxed proof, if any is left."""
-        return begin(final, complete=takes_back, depth_first=True, twins=relaxations.pop(0)) if relaxations else None
+        return begin(proving, complete=takes_back, depth_first=True, twins=relaxations.pop(0)) if relaxations else None
 
     early = begin_relaxed()
     waiting = list(restarts)
@@ -639,6 +656,11 @@ def _decide(
         run = ending.search.run(budget, cap)
         if run.outcome is Outcome.FOUND:
             return won(ending, run), SolveStatus.SOLVED
+        if run.outcome is Outcome.EXHAUSTED and ending.problem.whole_runs:
+            # Only whole runs: no proof. FINAL goes on over every move, from the start.
+            del ending, run
+            ending = begin(proving, complete=takes_back)
+            continue
         if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
             _remember_lost(lost[0], ending.search)
             return None, SolveStatus.UNSOLVABLE
@@ -679,7 +701,7 @@ def _decide(
             or (hand_over_at is not None and ending.search.expanded >= hand_over_at)
         ):
             del ending, run  # its memory goes to the proof
-            ending = begin(final, complete=takes_back, depth_first=True)
+            ending = begin(proving, complete=takes_back, depth_first=True)
             waiting.clear()
             behind, behind_cap = begin_late()
             if early is None and not budget.memory_short(0, reserve=(budget.memory or 0) // 4):
