@@ -171,9 +171,10 @@ FINAL: Final = Strategy(MAIN_WEIGHTS, 12, None)
 # every move too (see _decide). Double FreeCell is nearly always won, and the moves that
 # break a run lead the search astray: of the 19 deals left unknown in play in the
 # samples drawn before (seeds 67 to 227), FINAL alone won 8 within 3 s, and with whole
-# runs 14. In play
-# it now decides 14 of them. Held out, the samples of seeds 229-277 (3,000 deals, side by
-# side): unknown 5 -> 3, CPU p90 140 -> 130 ms, p99 1,063 -> 899 ms, sum 228 -> 214 s.
+# runs 14. In play it now decides 14 of them. Held out, the samples of seeds 229-277
+# (3,000 deals, side by side): unknown 5 -> 3, CPU p90 140 -> 130 ms, p99 1,063 -> 899
+# ms, sum 228 -> 214 s. Measured last on seeds 281-347 (3,000 deals): 1 unknown, CPU
+# p90 124 ms, p99 779 ms.
 TWO_DECK_FINAL: Final = replace(FINAL, whole_runs=True)
 # In a tight game (one or two cells, or Baker's Game: see _tight()), FINAL weighs a card
 # in a cell more and the path more (closer to A*), and no restart takes turns with it.
