@@ -327,12 +327,12 @@ LATE_PLAN: Final = (LATE, *(replace(strategy, cap=LATE_ROOM) for strategy in RES
 # cells: 5060 122,982 moves, 23544 21,704). Not shorter ones: looking three moves ahead
 # of each costs about 0.2 ms a move with 4 cells, as much as a whole solve at the median.
 SHORTCUT_FROM: Final = 100
-# How many moves ahead the shortcut looks, with one deck and with two. Two decks list
-# about twice the moves from a table (10 columns, 6 cells, 8 piles), and their
-# best-first wins pass 100 steps too (104 cards), so looking three moves ahead cost
-# them far more than it saved: on ten slow wins of Double FreeCell (samples of seeds 7,
-# 13 and 97, in play), 3.77 s of their 13.07 s CPU went to it (20362: 0.89 s to cut 173
-# steps to 168). Two moves ahead took 0.44 s in all, for wins 0.9% longer in all.
+# How many moves ahead the shortcut looks, with one deck and with two. With two decks
+# best-first wins pass 100 steps too (104 cards), so nearly every win is cut short, and
+# looking three moves ahead cost far more than it saved: on ten slow wins of Double
+# FreeCell (samples of seeds 7, 13 and 97, in play), 3.77 s of their 13.07 s CPU went to
+# it (20362: 0.89 s to cut 173 steps to 168). Two moves ahead took 0.44 s in all, for
+# wins 0.9% longer in all.
 SHORTCUT_DEPTH: Final = 3
 SHORTCUT_DEPTH_TWO_DECKS: Final = 2
 SHORTCUT_BYTES_PER_STEP: Final = 200
