@@ -22,7 +22,7 @@ from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal, solving
 from freecell.solver.board import HOME, FreeCellProblem
 from freecell.solver.search import _ORDER_BITS, _ORDER_LAST, Alternating, BestFirst, Budget, Outcome, _entry
 from freecell.solver.solving import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL
-from freecell.solver.transcript import write_moves
+from freecell.solver.transcript import SolverError, write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
 
@@ -97,6 +97,27 @@ def test_strict_solutions_move_one_card_at_a_time() -> None:
         assert move.count == 1, text
         position = position.apply(move, rules)
     assert in_play(position) == 0
+
+
+def test_a_win_that_cannot_be_cut_short_still_stands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cutting a long win short is an economy: where it fails, the win found is kept as
+    it is, replayed like any other, rather than lost to an error."""
+    rules = find_rules("double")
+    deal = Deal(rules, 12305)  # its win, found best first, passes 100 steps
+    cut = solve_deal(deal)
+
+    calls = []
+
+    def broken(*_: object, **__: object) -> None:
+        calls.append(1)
+        raise SolverError("a path to cut short is not a win over its problem")
+
+    monkeypatch.setattr(solving, "shortcut", broken)
+    uncut = solve_deal(deal)
+    assert calls
+    assert uncut.status is SolveStatus.SOLVED
+    assert_wins(deal.position(), rules, uncut.moves)
+    assert len(uncut.moves) >= len(cut.moves)
 
 
 def test_short_solutions_are_no_longer_and_still_win() -> None:
