@@ -111,10 +111,18 @@ def test_without_the_server_the_page_says_so_and_keeps_the_last_table(open_page:
     expect(page.locator("#offline")).to_be_visible()
     assert player.table() == before
     context.set_offline(False)
+    # The pause the page sent as it left may reach the server all the same (a keepalive
+    # request can outlive the offline switch); here it surely does.
+    game = player.state()
+    if not game["paused"]:
+        assert page.request.post(f"{server}/api/games/{game['id']}/pause", data={}).ok
     page.locator("#retry").click()
     expect(page.locator("#offline")).to_be_hidden()
+    # Back in front of the player, the game paused while away goes on.
+    expect(page.locator("#resume")).to_be_hidden()
     player.type_move("7c")
     player.expect_moves(3)
+    assert not player.state()["paused"]
 
 
 def test_a_link_opens_its_deal_and_plays_its_moves(page: Page, server: str) -> None:

@@ -601,7 +601,11 @@ function wireButtons() {
   document.addEventListener("visibilitychange", pauseWhileAway);
   $("retry").addEventListener("click", () => {
     $("offline").hidden = true;
-    const retry = state?.id ? run(async () => accept(await api.state(state.id))) : load();
+    // A pause sent as the page left may have reached the server after all: once it answers,
+    // the game paused while away goes on, as on any return to the page.
+    const retry = state?.id
+      ? run(async () => accept(await api.state(state.id))).then((answered) => answered && pauseWhileAway())
+      : load();
     retry.catch(() => offline());
   });
   $("losing-new").addEventListener("click", () => panels.openNewGame(state));
