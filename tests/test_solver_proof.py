@@ -329,6 +329,24 @@ def test_a_filter_kept_small_stays_its_size_and_the_keys_still_answer_exactly() 
         spilled.close()
 
 
+def test_the_last_search_gives_way_to_a_proof_only_where_the_budget_left_holds_one() -> None:
+    """App with 1 cell, deal 30412 (lost), 300,000 positions at most: the last search
+    reaches the handover (200,000) before its end, about 209,000. A proof from the start
+    would need as many positions again and has 100,000 left, so the search goes on, and
+    its end proves the loss. With no bound, or room enough, it gives way as before."""
+    rules = find_rules("app", cells=1)
+    solving._LOST.clear()  # no loss remembered from another test
+    result = solve(Deal(rules, 30412).position(), rules, limit=SearchLimit(seconds=None, positions=300_000))
+    assert result.status is SolveStatus.UNSOLVABLE
+    assert solving.TIGHT_HANDOVER < result.expanded < 300_000
+
+    budget = Budget(SearchLimit(seconds=None, positions=300_000))
+    budget.expanded = 200_000
+    assert not solving._proof_fits(budget, 200_000)
+    assert solving._proof_fits(budget, 100_000)
+    assert solving._proof_fits(Budget(SearchLimit(seconds=None)), 10**9)
+
+
 @pytest.mark.parametrize("number", [3, 4])
 def test_a_spill_the_time_left_cannot_pay_for_is_not_begun(number: int) -> None:
     """App with 1 cell, deals 3 and 4 (lost): where spilling 100 keys would take longer

@@ -197,8 +197,15 @@ TIGHT_FINAL: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 20, None)
 # half the cost a position, from the start. On Microsoft deals 1001-2000 (standard, 2
 # cells, 10 s a deal) every one of the 799 wins took under 85,000 positions; in the
 # seed-41 samples of 300 (app, 30 s a deal) the longest took 176,274 (2 cells, 29773).
-# In play (3 s) best first never gets this far.
+# In play (3 s) best first seldom gets this far, and then near the end: with one cell
+# it may (app, 30412: 200,000 positions after 2.6 s CPU, its end at 209,162).
 TIGHT_HANDOVER: Final = 200_000
+# A search gives way to the proof only where the budget left holds one from the start
+# over as many positions as the search has expanded (see _proof_fits), each at this
+# share of the time spent so far a position (depth first costs about half as much).
+# Otherwise it goes on, and may yet end: app 1 cell, 30412, in play, is now proven
+# (held out, seed 191, app 1 cell, 300 deals, side by side: the same 3 unknown).
+PROOF_TIME_SHARE: Final = 0.5
 # With two cells, TIGHT_FINAL takes turns, a position at a time, with a second ranking
 # over the same positions (see search.Alternating): cells weigh 34 there, not 40, and
 # the path 12, not 20. Each one wins deals where the other wanders long (standard 2
@@ -586,9 +593,11 @@ def _decide(
     keeping only keys, and near the limit spills them to disk (app 2 cells, deal 140,
     took 2.38 GB best first): a proof goes on where best first would stop for memory.
     It gives way too once it has expanded ``hand_over_at`` positions (a tight game: see
-    :data:`TIGHT_HANDOVER`). From then on the searches of ``late`` (:data:`LATE_PLAN`)
-    take turns with the proof, one after the other, slice by slice, each until its cap:
-    searches for the rare wins that the last search wanders past.
+    :data:`TIGHT_HANDOVER`), but never where the budget left could not hold the proof
+    (see :func:`_proof_fits`): then FINAL goes on to its end or the budget's. Once it
+    has given way, the searches of ``late`` (:data:`LATE_PLAN`) take turns with the
+    proof, one after the other, slice by slice, each until its cap: searches for the
+    rare wins that the last search wanders past.
 
     With ``early_proof`` (a tight game) a second proof takes turns with FINAL from
     :data:`EARLY_FROM` positions on, and then with the proof FINAL gives way to
@@ -697,9 +706,13 @@ def _decide(
                     relaxations.clear()
                 elif depth_first:
                     early = begin_relaxed()
-        if not depth_first and (
-            budget.memory_short(0, reserve=(budget.memory or 0) // 2)
-            or (hand_over_at is not None and ending.search.expanded >= hand_over_at)
+        if (
+            not depth_first
+            and (
+                budget.memory_short(0, reserve=(budget.memory or 0) // 2)
+                or (hand_over_at is not None and ending.search.expanded >= hand_over_at)
+            )
+            and _proof_fits(budget, ending.search.expanded)
         ):
             del ending, run  # its memory goes to the proof
             ending = begin(proving, complete=takes_back, depth_first=True)
@@ -727,6 +740,19 @@ def _decide(
             if run.outcome is Outcome.FOUND:
                 return won(restart, run), SolveStatus.SOLVED
     return None, SolveStatus.LIMIT_REACHED
+
+
+def _proof_fits(budget: Budget, expanded: int) -> bool:
+    """Whether what is left of ``budget`` could hold a depth-first proof from the start
+    of what a best-first search that has expanded ``expanded`` positions has walked: as
+    many positions again, at about half the time each (see :data:`PROOF_TIME_SHARE`).
+    Where it could not, the best-first search goes on instead of giving way: the proof
+    would begin again from nothing and be cut off, where the search itself may still end."""
+    positions = budget.positions_left()
+    seconds = budget.seconds_left()
+    return (positions is None or positions >= expanded) and (
+        seconds is None or seconds >= PROOF_TIME_SHARE * budget.elapsed()
+    )
 
 
 def _drop(search: _Search, budget: Budget) -> None:
