@@ -236,7 +236,7 @@ def test_a_relaxed_proof_never_claims_a_table_that_can_be_won(table: tuple[Posit
     [
         ("standard", 2, 1, 70_882, (13_961, 33_137)),
         ("standard", 2, 5441, 434_813, (34_771, 79_313)),
-        ("app", 1, 3318, 282_336, (7_905, 21_272)),
+        ("app", 1, 3318, 188_504, (6_334, 15_174)),
     ],
 )
 def test_a_lost_deal_is_proven_over_far_fewer_classes_than_positions(

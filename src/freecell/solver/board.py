@@ -20,7 +20,7 @@ Two problems share this module:
   symmetries and safe moves home: when its search runs out of positions, no win exists;
 * the *complete* one, for take-back rules, lists every legal single-card move and
   every take-back that a win may need, and sends home only the cards that no win
-  needs again (below).
+  needs again, or (one deck) that could come back to where they lie (below).
 
 An *eager* fast problem sends every card home as soon as it may go. That loses wins
 now and then (a card sent home may be the only place for another), so an eager search
@@ -95,6 +95,36 @@ column without X on top keeps the rest of its run; and the card under X, settled
 counted for none. So the change leaves a shortest win with one take-back fewer that is
 not listed, and the last such win is a path of the complete problem.
 
+With one deck the complete problem goes further (*fused take-backs*, which replace the
+lazy ones; :data:`FUSED_TAKE_BACKS`). A card that may go home and could come back to
+where it lies (on a card it may lie on, alone in its column, or in a cell where the
+rules take cards back to cells) goes home by itself: the table with it home and the
+table with it there are a move apart each way, so each is won exactly when the other
+is. A card taken back alone would then go home again at once; instead the problem
+takes cards back only in *fused steps* (:meth:`FreeCellProblem._fused_take_backs`): a
+card or run in play placed on a card X brought back from its pile for it, and before
+that, X itself (onto a column whose top it may lie on, into an empty column, or onto a
+card brought back the same way to hold it) and each card above X on its pile (the same,
+or into a cell where the rules allow), never a settled card, and never onto the column
+the card placed comes from. Where cards come back only to columns, a fused step may
+also bring X back so, then move it into a cell, when the card under it is not settled
+once X is off. No win is lost. Count a win's *moves in play* (neither home
+nor back from home), and take a win with fewest, without a move of a settled card (see
+above). Cut it before each move in play M: each part is cards sent home and cards taken
+back, then M. Send the cards home first, as single steps (a card taken back only covers
+cards and lowers a pile; one that goes home and comes back within the part may be
+deleted, with whatever lay on it). Put off until after M every take-back that M does not
+need: M does not place its card on that card, on one it holds, or on one under it on
+its pile. Each is still legal after M, which placed nothing on it and took no cell or
+column it held. M moves no card taken back in its part, unless into a cell where the
+rules take cards back only to columns (the last kind of fused step: put off, too, what
+that card does not need; if the card under it is settled then, no win needs it in the
+cell): taking that card back straight to where M puts it would be a win with fewer
+moves in play. What is left before M is a fused step that the problem lists. The cards
+that go home by themselves after it come back first in the next part when the win needs
+them (not moves in play), so the problem's path follows the win part by part, and the
+last part sends cards home.
+
 A proof may also walk a *relaxed* problem (``twins``: one deck, alternate colours,
 single-card moves), where the two cards of a rank and colour (the 5H and the 5D, say:
 *twins*) change places whenever both are *loose*. For building, twins are the same card;
@@ -127,8 +157,13 @@ their cards: so m from r (or from r with the moved card's pair swapped, when m m
 twin where it is loose no more) leads to the class of m from p. The cards sent home
 after it are the same from both: which cards are loose is told once, before any goes
 home, the same from both, and loose twins never go home by themselves. The foundations
-are the same in a class. A card sent home by itself loses no win, nor does a take-back
-left out (above), and a class holds a goal only if every position in it is one. So when
+are the same in a class. A fused step asks which cards home may come back, and onto
+which ranks and colours, and places a card in play that its twin, where the pair is
+loose and swapped, stands in for. A card that could come back where it lies goes home by
+itself alike from both (where it lies, and the rank and colour of the card under it,
+are the same in a class), unless it is a loose twin. A card sent home by itself loses
+no win, nor does a take-back left out (above), and a class holds a goal only if every
+position in it is one. So when
 the relaxed walk runs out of classes, no position that wins can be reached: the deal is
 lost. A goal it reaches proves nothing (its class may hold no position the game can
 reach), and no path of it is a solution. The looser the twins, the fewer the classes,
@@ -157,6 +192,20 @@ TWIN_CELL: Final = 256
 # Whether the complete problem takes a card back only when a win may need it at once
 # (see the module docstring). With one deck only; the tests turn it off to compare.
 LAZY_TAKE_BACKS = True
+# Whether the complete problem (one deck) sends home every card that could come back to
+# where it lies, and takes cards back only in fused steps (see the module docstring).
+# The tests turn it off to compare.
+FUSED_TAKE_BACKS = True
+# A fused step's source: its target packs the moves it stands for, its count says how
+# many there are (see :func:`fused_moves`).
+FUSED: Final = 1024
+# The most ways of bringing cards back that one position's fused steps are made from.
+# Late in a won game a card deep in its pile, with empty columns about, can be brought
+# back in thousands of ways (app, 1 cell, 13492: 17,376 fused steps from one position);
+# a proof seldom meets ten (30412, 3972, 24055: none in 700,000 positions). A problem
+# that leaves ways out says so (:attr:`FreeCellProblem.truncated`): a search over it that
+# runs out of positions proves nothing.
+FUSED_WAYS_MOST: Final = 256
 # Where a card of a pair of twins may lie to be *loose* (relaxed problem only: see the
 # module docstring). A relaxed problem names some of them; a pair of loose twins is
 # written in its key as one rank and colour.
@@ -172,6 +221,8 @@ Steps = tuple[Step, ...]
 # A step with its child's heuristic, and the child with the steps taken when rating it
 # meant making it (None otherwise: the search makes it if it ever takes it).
 Rated = tuple[int, Step, "tuple[State, Steps] | None"]
+# A table while a fused step is made: its columns, cells, foundations and the moves so far.
+Fusing = tuple[list[bytes], bytes, bytes, Steps]
 
 CardLists = tuple[tuple[int, ...], ...]
 _NO_CARDS: Final[frozenset[int]] = frozenset()
@@ -337,10 +388,14 @@ class FreeCellProblem:
         self.cell_count = rules.cells
         self.pile_count = rules.foundation_count
         self.lazy_take_backs = LAZY_TAKE_BACKS and self.pile_count == 4
+        self.fuses = FUSED_TAKE_BACKS and self.lazy_take_backs and complete and rules.takes_back
+        self.truncated = False  # whether some position's fused steps were left out
+        self.ways_left = 0  # while a position's fused steps are made
         self.kings_only = rules.empty_columns is EmptyColumns.KINGS_ONLY
         self.unlimited = rules.sequence_moves is SequenceMoves.UNLIMITED
         self.moves_runs = (not complete if runs is None else runs) or self.unlimited
         self.follows, self.children, self.safe_needs = _tables(rules.building, self.pile_count)
+        self.parents = _parents(rules.building)
         self.features = _features(rules.building)
         self.values = _values(rules.building, weights)
         # Shared by every problem that sends the same cards home by itself.
@@ -350,6 +405,7 @@ class FreeCellProblem:
         self.homeward = _homeward_known(rules.building, self.pile_count, self.settling, self.eager)
         self.ready_known = _ready_known(self.pile_count)
         self.settled = _settled_known(rules.building, self.pile_count)
+        self.takeable_known = _takeable_known(rules.building)
         self.chained = rules.building is Building.ALTERNATE_COLOURS
         self.raised_known = _raised_known(self.pile_count)
         self.columns_in = _columns_in(rules.columns)
@@ -576,9 +632,10 @@ class FreeCellProblem:
         # same for every position of a class (see the module docstring).
         twins = self.twins
         pairs = -1  # not told yet
+        fuses = self.fuses
         while True:
             safe = (homeward.get(foundations) or self._homeward(foundations))[1]
-            if not safe:
+            if not safe and not fuses:
                 break
             sent = False
             if exposed >= 0:
@@ -620,6 +677,34 @@ class FreeCellProblem:
                         steps.append((CELL + card, HOME, 1))
                         sent = True
                         safe = (homeward.get(foundations) or self._homeward(foundations))[1]
+            if fuses:
+                # Every card that could come back to where it lies: in a cell, alone in
+                # its column or on a card it may lie on (see the module docstring).
+                if twins and pairs < 0:
+                    pairs = self._loose_pairs(tuple(listed), cells)
+                follows = self.follows
+                for index in range(len(listed)):
+                    column = listed[index]
+                    height = len(column)
+                    while column:
+                        card = column[-1]
+                        if foundations[card & 3] != card >> 2 or (pairs > 0 and pairs >> card & 1):
+                            break
+                        if len(column) > 1 and not follows[column[-2] * 52 + card]:
+                            break
+                        foundations = self._raised(foundations, card)
+                        column = column[:-1]
+                        steps.append((index, HOME, 1))
+                    if len(column) < height:
+                        listed[index] = column
+                        sent = True
+                held = cells if self.back_to_cell else b""
+                for card in held:
+                    if foundations[card & 3] == card >> 2 and not (pairs > 0 and pairs >> card & 1):
+                        cells = cells.replace(bytes((card,)), b"", 1)
+                        foundations = self._raised(foundations, card)
+                        steps.append((CELL + card, HOME, 1))
+                        sent = True
             if not sent:
                 break
             exposed = -1
@@ -640,6 +725,49 @@ class FreeCellProblem:
     def play(self, state: State, step: Step) -> tuple[State, Steps]:
         """The state after ``step`` (trusted to be legal), with the safe cards sent
         home after it; also the steps taken, ``step`` first."""
+        if step[0] == FUSED:
+            for move in fused_moves(step):
+                state = self._moved(state, move)
+            steps = [step]
+            return self._close(state[0], state[1], state[2], -1, steps), tuple(steps)
+        columns, cells, foundations = self._moved(state, step)
+        source, target, _ = step
+        if TWIN <= source < CELL:
+            source -= TWIN  # the twin moved from that column
+        # A take-back lowers the foundations, which makes no card newly safe.
+        safe = (self.homeward.get(foundations) or self._homeward(foundations))[1]
+        if self.fuses and (target == HOME or self._returns_home(columns, cells, foundations, source, target)):
+            steps = [step]
+            return self._close(columns, cells, foundations, -1, steps), tuple(steps)
+        if safe:
+            if target == HOME:
+                exposed = -1
+            elif source < CELL and columns[source] and columns[source][-1] in safe:
+                exposed = source  # (a twin there stays: see _close)
+            else:
+                return (columns, cells, foundations), (step,)
+            steps = [step]
+            columns, cells, foundations = self._close(columns, cells, foundations, exposed, steps)
+            return (columns, cells, foundations), tuple(steps)
+        return (columns, cells, foundations), (step,)
+
+    def _returns_home(self, columns: Columns, cells: bytes, foundations: bytes, source: int, target: int) -> bool:
+        """Whether a move from ``source`` to ``target`` (not home) leaves a card that
+        may go home where it could come back to (see :meth:`_close`): the card moved, or
+        the one it uncovered. Elsewhere nothing changed since the last close."""
+        if target == CELL:
+            if self.back_to_cell and any([_ready(card, foundations) for card in cells]):
+                return True
+        elif _ready(columns[target][-1], foundations):
+            return True
+        if source < CELL:
+            column = columns[source]
+            if column and _ready(column[-1], foundations):
+                return True
+        return False
+
+    def _moved(self, state: State, step: Step) -> State:
+        """The state after ``step`` alone (trusted to be legal): no card sent home after."""
         columns, cells, foundations = state
         source, target, count = step
         if TWIN <= source < CELL:
@@ -666,20 +794,7 @@ class FreeCellProblem:
             cells = bytes(sorted(cells + moving))
         else:
             foundations = self._raised(foundations, moving[0])
-        columns = tuple(listed)
-        # A take-back lowers the foundations, which makes no card newly safe.
-        safe = (self.homeward.get(foundations) or self._homeward(foundations))[1]
-        if safe:
-            if target == HOME:
-                exposed = -1
-            elif source < CELL and listed[source] and listed[source][-1] in safe:
-                exposed = source  # (a twin there stays: see _close)
-            else:
-                return (columns, cells, foundations), (step,)
-            steps = [step]
-            columns, cells, foundations = self._close(columns, cells, foundations, exposed, steps)
-            return (columns, cells, foundations), tuple(steps)
-        return (columns, cells, foundations), (step,)
+        return tuple(listed), cells, foundations
 
     def reverse(self, state: State, step: Step, child: State, via: Steps) -> Step | None:
         """The step from ``child`` that puts back what ``step`` from ``state`` moved,
@@ -691,7 +806,7 @@ class FreeCellProblem:
         would only find ``state`` seen. (The step is built from the move alone, so it
         may be one that ``moves(child)`` does not list: then there is nothing to pass.)
         """
-        if len(via) != 1 or is_twin_step(step):
+        if len(via) != 1 or is_twin_step(step) or step[0] == FUSED:
             return None
         source, target, count = step
         columns = child[0]
@@ -831,7 +946,9 @@ class FreeCellProblem:
                 steps.append((source, j, 1))
             if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
                 steps.append((source, first_empty, 1))
-        if self.takes_back and self.complete:
+        if self.fuses:
+            self._fused_take_backs(columns, cells, foundations, steps)
+        elif self.takes_back and self.complete:
             self._take_backs(columns, cells, foundations, onto, first_empty, free, steps)
         if self.twins and self.classes:
             self._twin_steps(columns, cells, foundations, first_empty, free, steps)
@@ -897,12 +1014,18 @@ class FreeCellProblem:
         rated: list[Rated] = []
         home, cell, won = HOME, CELL, WON
         table = b""  # the columns joined, made once if a take-back needs it
+        # With fused take-backs a card that may go home may go there by itself after a
+        # move (see _close): such children are made.
+        fuses = self.fuses
         for step in steps:
             source, target, count = step
             if target < home and source < cell:
                 column = columns[source]
                 rest = column[:-count]
-                if not (rest and rest[-1] in safe):
+                if not (
+                    (rest and rest[-1] in safe)
+                    or (fuses and (_ready(column[-1], foundations) or (rest and _ready(rest[-1], foundations))))
+                ):
                     h = base - values_of[source] + values[rest]
                     stay = 0
                     if hits[source]:
@@ -923,14 +1046,14 @@ class FreeCellProblem:
                             h = won
                     rated.append((h, step, None))
                     continue
-            elif source < home and target < cell:
+            elif source < home and target < cell and not (fuses and _ready(source - cell, foundations)):
                 onto = columns[target] + bytes((source - cell,))
                 h = base - cell_weight + values[onto] - values_of[target] + next_weight * hits[target]
                 if disorder == disorder_of[target] and not features[onto][1]:
                     h = won
                 rated.append((h, step, None))
                 continue
-            elif source >= home and one_deck:
+            elif home <= source < TWIN_CELL and one_deck:
                 # A take-back (one deck): the card comes back on top of a column or into
                 # a cell, where it lies at depth 0 and is the card its pile wants now,
                 # instead of the one above it. It lies on a card one rank higher, or
@@ -990,6 +1113,122 @@ class FreeCellProblem:
             if free and self.back_to_cell and to_cell:
                 steps.append((source, CELL, 1))
 
+    def _fused_take_backs(self, columns: Columns, cells: bytes, foundations: bytes, steps: list[Step]) -> None:
+        """The fused steps (see the module docstring): each takes back the cards that a
+        card or run in play is then placed on, with those that hold them and those
+        above them on their piles, and places it."""
+        settled = self._settled(foundations)
+        takeable, placeable, to_cell = self.takeable_known.get(foundations) or self._takeable(foundations, settled)
+        if not takeable:
+            return
+        self.ways_left = FUSED_WAYS_MOST
+        follows = self.follows
+        start: Fusing = (list(columns), cells, foundations, ())
+        # What may be placed: (source, count, its lowest card, its column or -1).
+        units: list[tuple[int, int, int, int]] = [
+            (CELL + card, 1, card, -1) for card in set(cells) if placeable >> card & 1
+        ]
+        for i, column in enumerate(columns):
+            height = len(column)
+            if height:
+                if placeable >> column[-1] & 1:
+                    units.append((i, 1, column[-1], i))
+                if self.moves_runs:
+                    run = 1
+                    while run < height and follows[column[-run - 1] * 52 + column[-run]]:
+                        run += 1
+                        if placeable >> column[-run] & 1:
+                            units.append((i, run, column[-run], i))
+        for source, count, lowest, own in units:
+            for card in self.parents[lowest]:
+                if not takeable >> card & 1:
+                    continue  # in play, or no win needs it back
+                for listed, held, _, taken, at in self._brought_back(card, start, settled, own, False):
+                    if count > 1:
+                        empties = 0 if self.kings_only else sum([1 for column in listed if not column])
+                        if count > (self.cell_count - len(held) + 1) << empties:
+                            continue
+                    steps.append(fused((*taken, (source, at, count))))
+        if to_cell and not self.back_to_cell and len(cells) < self.cell_count:
+            # Cards come back only to columns: one may come back into a cell by way of a
+            # column, where the card under it may come back after it.
+            for card in range(52):
+                if to_cell >> card & 1:
+                    # Where the card lay on the way matters no more once it is off.
+                    made: set[tuple[bytes, ...]] = set()
+                    for listed, held, _, taken, at in self._brought_back(card, start, settled, -1, False):
+                        listed[at] = listed[at][:-1]
+                        table = (*listed, held)
+                        if table not in made:
+                            made.add(table)
+                            steps.append(fused((*taken, (at, CELL, 1))))
+
+    def _takeable(self, foundations: bytes, settled: tuple[int, ...]) -> tuple[int, int, int]:
+        """The cards home that a win may need back, the cards that could lie on them,
+        and those of the first with a card under them that a win may need back after
+        them, one bit each."""
+        takeable = placeable = to_cell = 0
+        for suit in range(4):
+            for rank in range(settled[suit], foundations[suit]):
+                card = rank * 4 + suit
+                takeable = takeable | 1 << card
+                for child in self.children[card]:
+                    placeable = placeable | 1 << child
+                if self._under_unsettled(card, foundations):
+                    to_cell = to_cell | 1 << card
+        if len(self.takeable_known) >= _FEATURES_KEPT:
+            self.takeable_known.clear()
+        known = self.takeable_known[foundations] = (takeable, placeable, to_cell)
+        return known
+
+    def _brought_back(
+        self, card: int, fusing: Fusing, settled: tuple[int, ...], spared: int, to_cell: bool
+    ) -> list[tuple[list[bytes], bytes, bytes, Steps, int]]:
+        """Every way to take ``card`` back from its pile, after the cards above it there:
+        onto a column whose top it may lie on (one taken back first, too), into an empty
+        column, or (``to_cell``) into a cell; never onto the column ``spared``. Each
+        with where it went (a column, or CELL)."""
+        if self.ways_left <= 0:
+            self.truncated = True
+            return []
+        suit = card & 3
+        ways = [fusing]
+        for rank in range(fusing[2][suit] - 1, card >> 2, -1):
+            above = rank * 4 + suit
+            ways = [way[:4] for before in ways for way in self._brought_back(above, before, settled, spared, True)]
+        follows = self.follows
+        source = HOME + suit
+        found: list[tuple[list[bytes], bytes, bytes, Steps, int]] = []
+        for listed, held, foundations, taken in ways:
+            lowered = _bump(foundations, suit, -1)
+            empty = -1
+            for j, column in enumerate(listed):
+                if not column:
+                    if empty < 0:
+                        empty = j
+                elif j != spared and follows[column[-1] * 52 + card]:
+                    placed = listed.copy()
+                    placed[j] = column + bytes((card,))
+                    found.append((placed, held, lowered, (*taken, (source, j, 1)), j))
+            if empty >= 0 and not (self.kings_only and card >> 2 != 12):
+                placed = listed.copy()
+                placed[empty] = bytes((card,))
+                found.append((placed, held, lowered, (*taken, (source, empty, 1)), empty))
+            if to_cell and self.back_to_cell and len(held) < self.cell_count:
+                into = bytes(sorted(held + bytes((card,))))
+                found.append((listed, into, lowered, (*taken, (source, CELL, 1)), CELL))
+            for parent in self.parents[card]:
+                pile = parent & 3
+                if foundations[pile] > parent >> 2 and settled[pile] <= parent >> 2:
+                    for below, kept, heights, before, j in self._brought_back(
+                        parent, (listed, held, foundations, taken), settled, spared, False
+                    ):
+                        placed = below.copy()
+                        placed[j] = below[j] + bytes((card,))
+                        found.append((placed, kept, _bump(heights, suit, -1), (*before, (source, j, 1)), j))
+        self.ways_left -= len(found)
+        return found
+
     def _within_reach(self, columns: Columns, cells: bytes) -> int:
         """The cards in a cell or in the ordered run on top of a column, one bit each."""
         follows = self.follows
@@ -1019,10 +1258,11 @@ class FreeCellProblem:
         return False
 
     def _under_unsettled(self, card: int, foundations: bytes) -> bool:
-        """Whether ``card``, on top of its pile (one deck), has a card under it that is
-        not settled once ``card`` is off: one a win may take back after it."""
+        """Whether ``card``, on its pile (one deck), has a card under it that is not
+        settled once ``card`` is off (and those above it): one a win may take back after
+        it."""
         suit = card & 3
-        below = _bump(foundations, suit, -1)
+        below = _bump(foundations, suit, (card >> 2) - foundations[suit])
         return below[suit] > self._settled(below)[suit]
 
 
@@ -1039,13 +1279,31 @@ def can_relax(rules: Rules) -> bool:
 def is_twin_step(step: Step) -> bool:
     """Whether ``step`` moves a twin in its pair's place (relaxed problem only)."""
     source = step[0]
-    return TWIN <= source < CELL or source >= TWIN_CELL
+    return TWIN <= source < CELL or TWIN_CELL <= source < FUSED
+
+
+def fused(moves: Steps) -> Step:
+    """The fused step that stands for ``moves`` (one deck, none home), played in order."""
+    packed = 0
+    for shift, (source, target, count) in enumerate(moves):
+        packed = packed | (source | target << 8 | count << 16) << 20 * shift
+    return (FUSED, packed, len(moves))
+
+
+def fused_moves(step: Step) -> Steps:
+    """The moves a fused step stands for, in order."""
+    packed = step[1]
+    shifts = range(0, 20 * step[2], 20)
+    return tuple([(packed >> shift & 255, packed >> shift + 8 & 255, packed >> shift + 16 & 15) for shift in shifts])
 
 
 def step_cost(step: Step) -> int:
-    """What a step adds to the length of a solution: 1, or 0 for a card sent home.
+    """What a step adds to the length of a solution: 1, or 0 for a card sent home, or
+    the moves a fused step stands for.
     (Here, not in :mod:`~freecell.solver.solving`: the searches call it for every
     child, and this module may run compiled.)"""
+    if step[0] == FUSED:
+        return step[2]
     return 1 if step[1] != HOME else 0
 
 
@@ -1088,6 +1346,13 @@ def _tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, Card
 
 
 @functools.cache
+def _parents(building: Building) -> CardLists:
+    """For each card (one deck), the cards it may lie on."""
+    follows = _tables(building, 4)[0]
+    return tuple(tuple(onto for onto in range(52) if follows[onto * 52 + card]) for card in range(52))
+
+
+@functools.cache
 def _columns_in(column_count: int) -> tuple[tuple[int, ...], ...]:
     """For each set of columns (a bit per column, lowest first), its columns in order."""
     return tuple(
@@ -1114,6 +1379,11 @@ def _ready_known(pile_count: int) -> dict[bytes, bytes]:
 
 @functools.cache
 def _settled_known(building: Building, pile_count: int) -> dict[bytes, tuple[int, ...]]:
+    return {}
+
+
+@functools.cache
+def _takeable_known(building: Building) -> dict[bytes, tuple[int, int, int]]:
     return {}
 
 
@@ -1189,6 +1459,11 @@ def _pair_table(pairs: int) -> bytes:
         if pairs >> card & 1:
             table[card] = _TWIN_MARKS[card]
     return bytes(table)
+
+
+def _ready(card: int, foundations: bytes) -> bool:
+    """Whether ``card`` may go home (one deck)."""
+    return foundations[card & 3] == card >> 2
 
 
 def _bump(foundations: bytes, pile: int, by: int) -> bytes:

@@ -671,6 +671,8 @@ def _decide(
             del ending, run
             ending = begin(proving, complete=takes_back)
             continue
+        if run.outcome is Outcome.EXHAUSTED and ending.problem.truncated:
+            return None, SolveStatus.LIMIT_REACHED  # some fused steps left out: no proof
         if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
             _remember_lost(lost[0], ending.search)
             return None, SolveStatus.UNSOLVABLE
@@ -684,7 +686,8 @@ def _decide(
             elif cap is not None:
                 cap = RELAXED_SHARE * cap
             proof = early.search.run(budget, cap)
-            if proof.outcome is Outcome.EXHAUSTED:
+            void = proof.outcome is Outcome.EXHAUSTED and early.problem.truncated  # proves nothing
+            if proof.outcome is Outcome.EXHAUSTED and not void:
                 _remember_lost(lost[early.problem.twins], early.search)
                 return None, SolveStatus.UNSOLVABLE
             if proof.outcome is Outcome.FOUND and not budget.for_memory:
@@ -695,7 +698,7 @@ def _decide(
                 if followed.outcome is Outcome.FOUND:
                     return won(following, followed), SolveStatus.SOLVED
                 del following, followed
-            if proof.outcome is Outcome.FOUND or budget.for_memory:
+            if proof.outcome is Outcome.FOUND or void or budget.for_memory:
                 # A tighter relaxed problem begins, if any. Where the walk could not
                 # spill (too few keys in memory to be worth it), the others keep what
                 # memory is left.

@@ -15,7 +15,7 @@ from freecell.notation import CELL_CHARS, COLUMN_CHARS, FOUNDATION_CHAR, SUIT_CH
 from freecell.position import Move, Place, PlaceKind, Position
 from freecell.replay import replay
 from freecell.rules import Rules, SequenceMoves
-from freecell.solver.board import CELL, HOME, Step
+from freecell.solver.board import CELL, FUSED, HOME, Step, fused_moves
 
 _COLUMN: Final = PlaceKind.COLUMN  # an enum member is slow to look up
 
@@ -33,14 +33,15 @@ def write_moves(start: Position, rules: Rules, steps: Iterable[Step]) -> list[st
     table = _Table(start)
     single = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
     texts: list[str] = []
-    for step in steps:
-        try:
-            if single and step[2] > 1:
-                texts.extend(table.write_run(step, rules))
-            else:
-                texts.append(table.write(step))
-        except (ValueError, IndexError) as error:
-            raise SolverError(f"step {step} of the search cannot be played: {error}") from error
+    for fusing in steps:
+        for step in fused_moves(fusing) if fusing[0] == FUSED else (fusing,):
+            try:
+                if single and step[2] > 1:
+                    texts.extend(table.write_run(step, rules))
+                else:
+                    texts.append(table.write(step))
+            except (ValueError, IndexError) as error:
+                raise SolverError(f"step {step} of the search cannot be played: {error}") from error
     return texts
 
 
