@@ -155,13 +155,13 @@ def _solve_with_peak(*args: str) -> tuple[int, int, dict[str, object]]:
 
 @pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="the resident size is read from /proc")
 def test_a_memory_limit_bounds_the_peak_resident_size_of_the_process() -> None:
-    # App 2 cells deal 140 took 2.38 GB to decide best first. At 60 MB, past half the
-    # limit, a depth-first proof takes over, and each time the memory runs short it moves
-    # its keys to disk: it goes on until its time is up (before, it stopped for memory,
-    # in 7.2 s on a busy machine), and the process never holds more than the limit. A
-    # margin of 2 MB: ru_maxrss is in KiB.
+    # App 2 cells deal 29577 (lost) takes 27 s and 316 MB to prove with no limit (deal
+    # 140, which took 2.38 GB before take-backs were fused, is now won in 0.7 s). At 60
+    # MB, past half the limit, a depth-first proof takes over, and each time the memory
+    # runs short it moves its keys to disk: it goes on until its time is up, and the
+    # process never holds more than the limit. A margin of 2 MB: ru_maxrss is in KiB.
     limit_mb = 60
-    code, peak, answer = _solve_with_peak("--rules", "app", "--cells", "2", "--limit", f"20s,{limit_mb}MB", "140")
+    code, peak, answer = _solve_with_peak("--rules", "app", "--cells", "2", "--limit", f"20s,{limit_mb}MB", "29577")
     assert code == 4 and answer["status"] == "limit-reached"
     assert isinstance(answer["seconds"], float) and answer["seconds"] >= 19  # it went on: time stopped it
     assert peak <= limit_mb * 1_000_000 + 2_000_000
@@ -174,8 +174,8 @@ def test_a_proof_near_the_memory_limit_goes_on_to_its_end(rules: str, other_limi
     # - Standard: best first, which keeps every position it saw with its parent, stopped
     #   for memory at 60 MB after 2.8 s; past half the limit it now gives way to a
     #   depth-first proof that keeps only keys, which ends the proof within the limit.
-    # - App: the walk of the relaxed problem proves it in about 83,000 positions, the
-    #   plain proof in 833,000. At 60 MB the walk used to be dropped for memory, and
+    # - App: the walk of the relaxed problem proves it over 33,643 classes, the plain
+    #   proof in 213,895 positions. At 60 MB the walk used to be dropped for memory, and
     #   300,000 positions were not enough; now it spills its keys to disk when the
     #   memory runs short, as the plain proof does, and ends the proof.
     limit_mb = 60

@@ -95,8 +95,8 @@ column without X on top keeps the rest of its run; and the card under X, settled
 counted for none. So the change leaves a shortest win with one take-back fewer that is
 not listed, and the last such win is a path of the complete problem.
 
-With one deck the complete problem goes further (*fused take-backs*, which replace the
-lazy ones; :data:`FUSED_TAKE_BACKS`). A card that may go home and could come back to
+With one deck the complete problem goes further (*fused take-backs*, in place of the
+lazy ones unless ``fused`` is False; :data:`FUSED_TAKE_BACKS`). A card that may go home and could come back to
 where it lies (on a card it may lie on, alone in its column, or in a cell where the
 rules take cards back to cells) goes home by itself: the table with it home and the
 table with it there are a move apart each way, so each is won exactly when the other
@@ -362,7 +362,8 @@ class FreeCellProblem:
     what applies, 0 for none. With ``classes`` False, its loose twins still never go
     home by themselves, but its keys tell positions apart and its moves are the game's
     own (no twin step): the game itself, where a relaxed walk's path up to its first twin
-    step can be followed, and gone on from.
+    step can be followed, and gone on from. ``fused`` (the default) makes a complete
+    problem with one deck take cards back in fused steps, else one at a time (lazily).
     """
 
     def __init__(
@@ -376,6 +377,7 @@ class FreeCellProblem:
         runs: bool | None = None,
         twins: int = 0,
         classes: bool = True,
+        fused: bool = True,
     ) -> None:
         self.rules = rules
         self.weights = weights
@@ -388,7 +390,7 @@ class FreeCellProblem:
         self.cell_count = rules.cells
         self.pile_count = rules.foundation_count
         self.lazy_take_backs = LAZY_TAKE_BACKS and self.pile_count == 4
-        self.fuses = FUSED_TAKE_BACKS and self.lazy_take_backs and complete and rules.takes_back
+        self.fuses = fused and FUSED_TAKE_BACKS and self.lazy_take_backs and complete and rules.takes_back
         self.truncated = False  # whether some position's fused steps were left out
         self.ways_left = 0  # while a position's fused steps are made
         self.kings_only = rules.empty_columns is EmptyColumns.KINGS_ONLY

@@ -412,10 +412,12 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
     searches: list[InstrumentedProblem[State, Step, Steps]] = []
     scale = rules.decks**2  # two decks: longer searches
 
-    def begin(strategy: Strategy, *, complete: bool = False, depth_first: bool = False, twins: int = 0) -> _Search:
+    def begin(
+        strategy: Strategy, *, complete: bool = False, depth_first: bool = False, twins: int = 0, fused: bool = True
+    ) -> _Search:
         problem = FreeCellProblem(
             rules, complete=complete, weights=strategy.weights, eager=strategy.eager, whole_runs=strategy.whole_runs,
-            runs=not depth_first, twins=twins,
+            runs=not depth_first, twins=twins, fused=fused,
         )
         start, first = problem.initial(position)
         counted = InstrumentedProblem(problem)
@@ -440,7 +442,8 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         there is one the game reaches. Its loose twins go home as the relaxed walk's
         did, so that the path leads there in its terms too."""
         problem = FreeCellProblem(
-            rules, complete=rules.takes_back, runs=False, twins=relaxed.problem.twins, classes=False
+            rules, complete=rules.takes_back, runs=False, twins=relaxed.problem.twins, classes=False,
+            fused=relaxed.problem.fuses,
         )
         state = relaxed.search.start
         before: list[Steps] = []
@@ -621,7 +624,15 @@ def _decide(
 
     def begin_relaxed() -> _Search | None:
         """The next relaxed proof, if any is left."""
-        return begin(proving, complete=takes_back, depth_first=True, twins=relaxations.pop(0)) if relaxations else None
+        if not relaxations:
+            return None
+        # Cards come back one at a time there, not fused (see board.py): a fused walk
+        # proves some losses over far fewer classes (app 1 cell, 6123: 157,287 against
+        # 672,038), but meets its goals later, at a dearer class (31589: 70,177 classes
+        # and 2 s, against 5,441), and the wins that follow them come too late. On the
+        # slow deals of the tuning samples (59 with 1 cell, 52 with 2), unknown 11 -> 8
+        # and 3 -> 1.
+        return begin(proving, complete=takes_back, depth_first=True, twins=relaxations.pop(0), fused=False)
 
     early = begin_relaxed()
     waiting = list(restarts)
