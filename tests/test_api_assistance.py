@@ -199,7 +199,13 @@ def test_an_unknown_verdict_is_searched_further_and_then_known(tmp_path: Path) -
         assert first["verdict"] == "winnable" or first["searching"], first
         if first["verdict"] == "unknown":
             hint = poll(client, f"/api/games/{gid}/hint")
-            assert hint["move"] is not None and hint["text"].startswith("The solver could not decide in time;")
+            assert hint["move"] is not None
+            # The longer search may end between the two requests (deal 617 takes it a
+            # few milliseconds): then the hint is the win's first move.
+            if hint["verdict"] == "unknown":
+                assert hint["text"].startswith("The solver could not decide in time;"), hint
+            else:
+                assert hint["verdict"] == "winnable", hint
         deadline = time.monotonic() + 60
         answer = first
         while answer["verdict"] == "unknown":
