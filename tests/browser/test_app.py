@@ -5,6 +5,7 @@ deal (with moves), the Share panel, and Microsoft numbers for random deals."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -116,11 +117,14 @@ def test_without_the_server_the_page_says_so_and_keeps_the_last_table(open_page:
     game = player.state()
     if not game["paused"]:
         assert page.request.post(f"{server}/api/games/{game['id']}/pause", data={}).ok
+    # The server answers the retry slowly, so the next move is typed before the answer comes.
+    context.route(f"**/api/games/{game['id']}", lambda route: (time.sleep(0.5), route.continue_()))
     page.locator("#retry").click()
     expect(page.locator("#offline")).to_be_hidden()
-    # Back in front of the player, the game paused while away goes on.
-    expect(page.locator("#resume")).to_be_hidden()
+    # Back in front of the player, the game paused while away goes on, and the move typed
+    # meanwhile is played in it.
     player.type_move("7c")
+    expect(page.locator("#resume")).to_be_hidden()
     player.expect_moves(3)
     assert not player.state()["paused"]
 

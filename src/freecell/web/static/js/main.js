@@ -203,12 +203,20 @@ function pauseWhileAway() {
     }
     return;
   }
-  const pausedId = localStorage.getItem(PAUSED_WHILE_AWAY);
-  if (pausedId !== null) {
-    localStorage.removeItem(PAUSED_WHILE_AWAY);
+  if (localStorage.getItem(PAUSED_WHILE_AWAY) !== null) {
     // Queued after the pause, so it sees the state the pause left.
-    run(async () => state?.paused && state.id === pausedId && accept(await api.resume(state.id)), { quiet: true });
+    run(async () => state && accept(await resumedIfPausedWhileAway(state)), { quiet: true });
   }
+}
+
+/** `next`, or the state after resuming it when it is the game this page paused as it left. */
+async function resumedIfPausedWhileAway(next) {
+  const pausedId = localStorage.getItem(PAUSED_WHILE_AWAY);
+  if (pausedId === null) {
+    return next;
+  }
+  localStorage.removeItem(PAUSED_WHILE_AWAY);
+  return next.paused && next.id === pausedId ? api.resume(next.id) : next;
 }
 
 async function newGame() {
@@ -603,9 +611,8 @@ function wireButtons() {
     $("offline").hidden = true;
     // A pause sent as the page left may have reached the server after all: once it answers,
     // the game paused while away goes on, as on any return to the page.
-    const retry = state?.id
-      ? run(async () => accept(await api.state(state.id))).then((answered) => answered && pauseWhileAway())
-      : load();
+    // One queued action, so a move typed meanwhile waits for the resumed game.
+    const retry = state?.id ? run(async () => accept(await resumedIfPausedWhileAway(await api.state(state.id)))) : load();
     retry.catch(() => offline());
   });
   $("losing-new").addEventListener("click", () => panels.openNewGame(state));
