@@ -38,6 +38,7 @@ class _Recording:
         self.problem = problem
         self.states: list[State] = []
         self.key, self.is_goal, self.play, self.reverse = problem.key, problem.is_goal, problem.play, problem.reverse
+        self.child_key = problem.child_key
 
     def moves(self, state: State) -> list[Step]:
         self.states.append(state)
@@ -221,6 +222,40 @@ def test_the_move_back_leads_to_the_parent(name: str, cells: int, complete: bool
     assert listed > 200, (listed, unlisted)
     if problem.fuses:  # a complete problem under take-back rules: no take-back alone
         assert take_backs == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "cells", "complete", "eager", "fused"),
+    [
+        ("standard", 2, False, False, True), ("standard", 4, False, True, True), ("bakers-game", 4, True, False, True),
+        ("strict", 4, True, False, True), ("app", 1, True, False, True), ("app", 2, True, False, False),
+        ("app", 1, False, True, True), ("cardems", 4, True, False, True), ("double", 6, False, False, True),
+    ],
+)
+def test_a_childs_key_told_without_the_child_is_its_key(
+    name: str, cells: int, complete: bool, eager: bool, fused: bool
+) -> None:
+    """Along random walks through deals, the key ``child_key`` tells for a step, from
+    the parent's key alone, is the key of the child that playing the step makes; it
+    tells one for most steps with one deck (none that send a card home: their children
+    are made), and none with two decks."""
+    rules = find_rules(name, cells=cells)
+    problem = FreeCellProblem(rules, complete=complete, eager=eager, fused=fused)
+    told = untold = 0
+    walks = _random_walks(problem, rules, f"{name}-{cells}-{complete}-{eager}", deals=range(1, 30), length=80)
+    for state, moves in walks:
+        key = problem.key(state)
+        for step in moves:
+            known = problem.child_key(state, key, step)
+            if known is None:
+                untold += 1
+            else:
+                assert known == problem.key(problem.play(state, step)[0]), (state, step)
+                told += 1
+    if rules.decks == 2:
+        assert told == 0
+    else:
+        assert told > 4 * untold, (told, untold)
 
 
 @pytest.mark.parametrize("name", ["standard", "app", "bakers-game", "double"])

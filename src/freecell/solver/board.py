@@ -419,6 +419,9 @@ class FreeCellProblem:
         self.classes = classes
         self.loose_known = _looseness(rules.building)
         self.pair_tables = _pair_tables()
+        # Whether child_key() can patch a parent's key: one deck, and the key is where
+        # each card lies (twins, and the relaxed classes, are written otherwise).
+        self.patches_keys = self.pile_count == 4 and not self.twins
 
     # --- states --------------------------------------------------------------------
 
@@ -449,6 +452,55 @@ class FreeCellProblem:
         if self.pile_count != 4:
             return b"\xff".join(sorted(columns)) + b"\xfe" + cells
         return _lying_on(columns) + cells
+
+    def child_key(self, state: State, key: bytes, step: Step) -> bytes | None:
+        """The key of the child that :meth:`play` makes for ``step``, made from ``key``
+        (the key of ``state``) without making the child; None where the child must be
+        made to know it (a card may go home after the step, the step takes one back or
+        is fused, or the key is not where each card lies).
+
+        A search finds most children seen already (app, 1 cell, best first: three in
+        five), and this spares it making them: after a step that sends no card home,
+        only the lowest card moved lies on another card, and the cells may change."""
+        if not self.patches_keys:
+            return None
+        source, target, count = step
+        if source >= HOME or target >= HOME or TWIN <= source < CELL:
+            return None  # a take-back, a fused step, a card sent home, a twin step
+        columns, cells, foundations = state
+        if source < CELL:
+            column = columns[source]
+            height = len(column)
+            top = column[height - 1]
+            lowest = column[height - count]
+            uncovered = column[height - count - 1] if height > count else -1
+        else:
+            top = lowest = source - CELL
+            uncovered = -1
+        # As play() decides whether the step sends cards home (see _returns_home).
+        if self.fuses:
+            if target == CELL:
+                if self.back_to_cell and any([_ready(card, foundations) for card in cells + _BYTES[top]]):
+                    return None
+            elif _ready(top, foundations):
+                return None
+            if uncovered >= 0 and _ready(uncovered, foundations):
+                return None
+        if uncovered >= 0:
+            safe = (self.homeward.get(foundations) or self._homeward(foundations))[1]
+            if uncovered in safe:
+                return None
+        if target < CELL:
+            onto = columns[target]
+            under = onto[len(onto) - 1] if onto else 255
+        else:
+            under = lowest  # in a cell: the card itself
+        if source < CELL and target < CELL:
+            return key[:lowest] + _BYTES[under] + key[lowest + 1 :]
+        placed = key[:lowest] + _BYTES[under] + key[lowest + 1 : 52]
+        if source >= CELL:
+            return placed + cells.replace(_BYTES[lowest], b"", 1)
+        return placed + bytes(sorted(cells + _BYTES[lowest]))
 
     def _class_key(self, columns: Columns, cells: bytes) -> bytes:
         """The relaxed problem's key (see the module docstring): the columns sorted, each
@@ -1416,6 +1468,10 @@ def _pair_tables() -> dict[int, bytes]:
 # 256 bytes a table. A long walk meets few sets of loose pairs (app, 1 cell, 6123: 69 in
 # 300,000 classes; app, 2 cells, 9344: 628 in 193,555).
 _PAIR_TABLES_KEPT: Final = 4_096
+
+
+# Each byte value as a bytes of its own, made once.
+_BYTES: Final = tuple(bytes((value,)) for value in range(256))
 
 
 def _lying_on(columns: Columns) -> bytes:

@@ -51,6 +51,12 @@ class Walkable(Protocol[S, M, T]):
         will do too): the search passes it by without playing it."""
         ...
 
+    def child_key(self, state: S, key: bytes, move: M) -> bytes | None:
+        """The key of the child ``move`` leads to, from ``key`` (the key of ``state``)
+        without making the child, where the problem can tell it so; else None: the
+        search then makes the child only if its key is new."""
+        ...
+
 
 # How many levels of the path make a block (see DepthFirst).
 _BLOCK: Final = 256
@@ -106,7 +112,8 @@ class DepthFirst(Generic[S, M, T]):
         self.keep: int | None = None  # once spilling: how many keys to gather in memory
         self.keys_spilled = 0
         self.spill_seconds_per_key = spill_seconds_per_key
-        self.seen: set[bytes] = {problem.key(start)}
+        start_key = problem.key(start)
+        self.seen: set[bytes] = {start_key}
         # The path, levels 0 (the start) to depth - 1: chosen[level] is the index, in
         # its parent's moves, of the move that led to it (chosen[0] is unused);
         # anchors[n] is the state at level n * block, and anchor_reverses[n] its move
@@ -116,6 +123,7 @@ class DepthFirst(Generic[S, M, T]):
         self.anchors: list[S] = [start]
         self.anchor_reverses: list[M | None] = [None]
         self.states: list[S] = [start]
+        self.keys: list[bytes] = [start_key]  # the key of each state kept
         self.listed: list[Sequence[M]] = [problem.moves(start)]
         self.reverses: list[M | None] = [None]
         self.next: list[int] = [0]
@@ -138,7 +146,8 @@ class DepthFirst(Generic[S, M, T]):
             return self.ended
         problem = self.problem
         key_of, is_goal, moves, play = problem.key, problem.is_goal, problem.moves, problem.play
-        reverse = problem.reverse
+        reverse, child_key_of = problem.reverse, problem.child_key
+        keys = self.keys
         seen, chosen, anchors, anchor_reverses = self.seen, self.chosen, self.anchors, self.anchor_reverses
         states, listed, reverses, nexts = self.states, self.listed, self.reverses, self.next
         block = self.block
@@ -148,15 +157,22 @@ class DepthFirst(Generic[S, M, T]):
         stop_at = budget.positions_allowed(cap)
         while chosen:
             state, moves_here, back, index = states[-1], listed[-1], reverses[-1], nexts[-1]
+            state_key = keys[-1]
             child = None
             while index < len(moves_here):
                 move = moves_here[index]
                 if move == back:
                     index += 1
                     continue
-                child, via = play(state, move)
-                key = key_of(child)
-                if key not in seen and (spilled is None or key not in spilled):
+                known_key = child_key_of(state, state_key, move)
+                if known_key is None:
+                    child, via = play(state, move)
+                    key = key_of(child)
+                    if key not in seen and (spilled is None or key not in spilled):
+                        break
+                elif known_key not in seen and (spilled is None or known_key not in spilled):
+                    key = known_key
+                    child, via = play(state, move)
                     break
                 child = None
                 index += 1
@@ -164,6 +180,7 @@ class DepthFirst(Generic[S, M, T]):
                 level = len(chosen) - 1
                 returned_by = chosen.pop()
                 states.pop()
+                keys.pop()
                 listed.pop()
                 reverses.pop()
                 nexts.pop()
@@ -195,11 +212,12 @@ class DepthFirst(Generic[S, M, T]):
                 anchor_reverses.append(back)
             chosen.append(index)
             states.append(child)
+            keys.append(key)
             listed.append(moves(child))
             reverses.append(back)
             nexts.append(0)
             if len(states) >= 2 * block:  # keep the lower block by its anchor only
-                del states[:block], listed[:block], reverses[:block], nexts[:block]
+                del states[:block], keys[:block], listed[:block], reverses[:block], nexts[:block]
             expanded += 1
             budget.expanded += 1
             if expanded % CHECK_EVERY == 0:
@@ -236,6 +254,7 @@ class DepthFirst(Generic[S, M, T]):
                 back = problem.reverse(state, move, child, via)
                 state = child
             self.states.append(state)
+            self.keys.append(problem.key(state))
             self.listed.append(problem.moves(state))
             self.reverses.append(back)
             self.next.append(0)

@@ -95,6 +95,11 @@ class Problem(Protocol[S, M, T]):
         will do too. A search that has seen ``state`` may pass it by."""
         ...
 
+    def child_key(self, state: S, key: bytes, move: M) -> bytes | None:
+        """The key of the child ``move`` leads to, from ``key`` (the key of ``state``)
+        without making the child, where the problem can tell it so; else None."""
+        ...
+
 
 _LIMIT_PART: Final = re.compile(r"(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[a-zA-Z]*)")
 # Each unit: the field it sets, and by how much its number is multiplied.
@@ -328,6 +333,7 @@ class InstrumentedProblem(Generic[S, M, T]):
         self.heuristic: Callable[[S], int] = problem.heuristic
         self.play: Callable[[S, M], tuple[S, T]] = problem.play
         self.reverse: Callable[[S, M, S, T], M | None] = problem.reverse
+        self.child_key: Callable[[S, bytes, M], bytes | None] = problem.child_key
 
     def moves(self, state: S) -> Sequence[M]:
         found = self.problem.moves(state)
@@ -490,10 +496,10 @@ class BestFirst(Generic[S, M, T]):
                 child_g = g + cost(child_move)
                 if bound is not None and child_g >= bound:
                     continue
-                child, via = play(state, child_move)
-                child_key = key_of(child)
-                if child_key in came_from:
+                unseen = _unseen_child(problem, came_from, state, key, child_move)
+                if unseen is None:
                     continue
+                child_key, child, via = unseen
                 came_from[child_key] = (key, via)
                 if is_goal(child):
                     found = SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
@@ -568,9 +574,7 @@ class Alternating(Generic[S, M, T]):
         count = len(rankings)
         cost = self.cost
         measure = self.measure
-        key_of = problem.key
         is_goal = problem.is_goal
-        play = problem.play
         moves = problem.moves
         heuristic = problem.heuristic
         heappush = heapq.heappush
@@ -606,10 +610,10 @@ class Alternating(Generic[S, M, T]):
             expanded += 1
             budget.expanded += 1
             for child_move in moves(state):
-                child, via = play(state, child_move)
-                child_key = key_of(child)
-                if child_key in came_from:
+                unseen = _unseen_child(problem, came_from, state, key, child_move)
+                if unseen is None:
                     continue
+                child_key, child, via = unseen
                 came_from[child_key] = (key, via)
                 if is_goal(child):
                     found = SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
@@ -628,6 +632,24 @@ class Alternating(Generic[S, M, T]):
         self.expanded += expanded
         self.ended = found or SearchRun(Outcome.EXHAUSTED)
         return self.ended
+
+
+def _unseen_child(
+    problem: Problem[S, M, T], came_from: dict[bytes, tuple[bytes, T] | None], state: S, key: bytes, move: M
+) -> tuple[bytes, S, T] | None:
+    """The key of the child ``move`` leads to from ``state`` (whose key is ``key``), the
+    child and what leads there; None if that key is in ``came_from``. Most children
+    were seen already: where the problem tells the key without the child, such a child
+    is not made."""
+    child_key = problem.child_key(state, key, move)
+    if child_key is None:
+        child, via = problem.play(state, move)
+        child_key = problem.key(child)
+        return None if child_key in came_from else (child_key, child, via)
+    if child_key in came_from:
+        return None
+    child, via = problem.play(state, move)
+    return child_key, child, via
 
 
 def _entry(priority: int, order: int) -> int:
