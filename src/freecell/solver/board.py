@@ -477,15 +477,10 @@ class FreeCellProblem:
         else:
             top = lowest = source - CELL
             uncovered = -1
-        # As play() decides whether the step sends cards home (see _returns_home).
-        if self.fuses:
-            if target == CELL:
-                if self.back_to_cell and any([_ready(card, foundations) for card in cells + _BYTES[top]]):
-                    return None
-            elif _ready(top, foundations):
-                return None
-            if uncovered >= 0 and _ready(uncovered, foundations):
-                return None
+        # As play() decides whether the step sends cards home.
+        held = cells + _BYTES[top] if target == CELL else cells
+        if self.fuses and self._returns_home(held, foundations, target, top, uncovered):
+            return None
         if uncovered >= 0:
             safe = (self.homeward.get(foundations) or self._homeward(foundations))[1]
             if uncovered in safe:
@@ -791,7 +786,13 @@ class FreeCellProblem:
             source -= TWIN  # the twin moved from that column
         # A take-back lowers the foundations, which makes no card newly safe.
         safe = (self.homeward.get(foundations) or self._homeward(foundations))[1]
-        if self.fuses and (target == HOME or self._returns_home(columns, cells, foundations, source, target)):
+        if self.fuses and target != HOME:
+            top = columns[target][-1] if target < CELL else -1
+            uncovered = columns[source][-1] if source < CELL and columns[source] else -1
+            returns = self._returns_home(cells, foundations, target, top, uncovered)
+        else:
+            returns = self.fuses
+        if returns:
             steps = [step]
             return self._close(columns, cells, foundations, -1, steps), tuple(steps)
         if safe:
@@ -806,20 +807,17 @@ class FreeCellProblem:
             return (columns, cells, foundations), tuple(steps)
         return (columns, cells, foundations), (step,)
 
-    def _returns_home(self, columns: Columns, cells: bytes, foundations: bytes, source: int, target: int) -> bool:
-        """Whether a move from ``source`` to ``target`` (not home) leaves a card that
-        may go home where it could come back to (see :meth:`_close`): the card moved, or
-        the one it uncovered. Elsewhere nothing changed since the last close."""
+    def _returns_home(self, cells: bytes, foundations: bytes, target: int, top: int, uncovered: int) -> bool:
+        """Whether a move to ``target`` (not home) leaves a card that may go home where
+        it could come back to (see :meth:`_close`): the card moved, now ``top`` of its
+        column or in one of ``cells`` (those after the move), or the one it uncovered
+        (-1: none). Elsewhere nothing changed since the last close."""
         if target == CELL:
             if self.back_to_cell and any([_ready(card, foundations) for card in cells]):
                 return True
-        elif _ready(columns[target][-1], foundations):
+        elif _ready(top, foundations):
             return True
-        if source < CELL:
-            column = columns[source]
-            if column and _ready(column[-1], foundations):
-                return True
-        return False
+        return uncovered >= 0 and _ready(uncovered, foundations)
 
     def _moved(self, state: State, step: Step) -> State:
         """The state after ``step`` alone (trusted to be legal): no card sent home after."""
