@@ -203,19 +203,22 @@ function pauseWhileAway() {
     }
     return;
   }
-  if (localStorage.getItem(PAUSED_WHILE_AWAY) !== null) {
+  const pausedId = takePausedWhileAway();
+  if (pausedId !== null) {
     // Queued after the pause, so it sees the state the pause left.
-    run(async () => state && accept(await resumedIfPausedWhileAway(state)), { quiet: true });
+    run(async () => state && accept(await resumedIf(state, pausedId)), { quiet: true });
   }
 }
 
-/** `next`, or the state after resuming it when it is the game this page paused as it left. */
-async function resumedIfPausedWhileAway(next) {
+/** The game this page paused as it left (null if none), forgotten now: it goes on once. */
+function takePausedWhileAway() {
   const pausedId = localStorage.getItem(PAUSED_WHILE_AWAY);
-  if (pausedId === null) {
-    return next;
-  }
   localStorage.removeItem(PAUSED_WHILE_AWAY);
+  return pausedId;
+}
+
+/** `next`, or the state after resuming it when it is the paused game `pausedId`. */
+async function resumedIf(next, pausedId) {
   return next.paused && next.id === pausedId ? api.resume(next.id) : next;
 }
 
@@ -610,9 +613,14 @@ function wireButtons() {
   $("retry").addEventListener("click", () => {
     $("offline").hidden = true;
     // A pause sent as the page left may have reached the server after all: once it answers,
-    // the game paused while away goes on, as on any return to the page.
-    // One queued action, so a move typed meanwhile waits for the resumed game.
-    const retry = state?.id ? run(async () => accept(await resumedIfPausedWhileAway(await api.state(state.id)))) : load();
+    // the game paused while away goes on, as on any return to the page; in the same queued
+    // action, so that a move typed meanwhile waits for the resumed game.
+    const retry = state?.id
+      ? run(async () => {
+          const next = await api.state(state.id);
+          await accept(await resumedIf(next, takePausedWhileAway()));
+        })
+      : load();
     retry.catch(() => offline());
   });
   $("losing-new").addEventListener("click", () => panels.openNewGame(state));
