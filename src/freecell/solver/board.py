@@ -223,7 +223,7 @@ Steps = tuple[Step, ...]
 # meant making it (None otherwise: the search makes it if it ever takes it).
 Rated = tuple[int, Step, "tuple[State, Steps] | None"]
 # A table while a fused step is made: its columns, cells, foundations and the moves so far.
-Fusing = tuple[list[bytes], bytes, bytes, Steps]
+Fusing = tuple[list[bytes], bytes, int, Steps]  # columns, cells, foundations (see _fused_take_backs), steps
 
 CardLists = tuple[tuple[int, ...], ...]
 _NO_CARDS: Final[frozenset[int]] = frozenset()
@@ -1176,7 +1176,10 @@ class FreeCellProblem:
             return
         self.ways_left = FUSED_WAYS_MOST
         follows = self.follows
-        start: Fusing = (list(columns), cells, foundations, ())
+        # The foundations as one int, a byte a pile (lowest first): taking a card back
+        # is then a subtraction, not a new bytes (app 1 cell, 12633, the moves of the
+        # first 60,000 positions of TIGHT_FINAL: 13.1 -> 11.3 us a position).
+        start: Fusing = (list(columns), cells, int.from_bytes(foundations, "little"), ())
         # What may be placed: (source, count, its lowest card, its column or -1).
         units: list[tuple[int, int, int, int]] = [
             (CELL + card, 1, card, -1) for card in set(cells) if placeable >> card & 1
@@ -1236,7 +1239,7 @@ class FreeCellProblem:
 
     def _brought_back(
         self, card: int, fusing: Fusing, settled: tuple[int, ...], spared: int, to_cell: bool
-    ) -> list[tuple[list[bytes], bytes, bytes, Steps, int]]:
+    ) -> list[tuple[list[bytes], bytes, int, Steps, int]]:
         """Every way to take ``card`` back from its pile, after the cards above it there:
         onto a column whose top it may lie on (one taken back first, too), into an empty
         column, or (``to_cell``) into a cell; never onto the column ``spared``. Each
@@ -1246,14 +1249,14 @@ class FreeCellProblem:
             return []
         suit = card & 3
         ways = [fusing]
-        for rank in range(fusing[2][suit] - 1, card >> 2, -1):
+        for rank in range((fusing[2] >> 8 * suit & 255) - 1, card >> 2, -1):
             above = rank * 4 + suit
             ways = [way[:4] for before in ways for way in self._brought_back(above, before, settled, spared, True)]
         follows = self.follows
         source = HOME + suit
-        found: list[tuple[list[bytes], bytes, bytes, Steps, int]] = []
+        found: list[tuple[list[bytes], bytes, int, Steps, int]] = []
         for listed, held, foundations, taken in ways:
-            lowered = _bump(foundations, suit, -1)
+            lowered = foundations - (1 << 8 * suit)
             empty = -1
             for j, column in enumerate(listed):
                 if not column:
@@ -1272,13 +1275,13 @@ class FreeCellProblem:
                 found.append((listed, into, lowered, (*taken, (source, CELL, 1)), CELL))
             for parent in self.parents[card]:
                 pile = parent & 3
-                if foundations[pile] > parent >> 2 and settled[pile] <= parent >> 2:
+                if (foundations >> 8 * pile & 255) > parent >> 2 and settled[pile] <= parent >> 2:
                     for below, kept, heights, before, j in self._brought_back(
                         parent, (listed, held, foundations, taken), settled, spared, False
                     ):
                         placed = below.copy()
                         placed[j] = below[j] + bytes((card,))
-                        found.append((placed, kept, _bump(heights, suit, -1), (*before, (source, j, 1)), j))
+                        found.append((placed, kept, heights - (1 << 8 * suit), (*before, (source, j, 1)), j))
         self.ways_left -= len(found)
         return found
 
