@@ -48,7 +48,9 @@ from freecell.solver import SearchLimit, native, solve
 # on seeds above 347. The other presets were last measured on seeds 191, 193 and 197,
 # then (app, 1 and 2 cells) on 199, 211, 223 and 227, whose unknowns in 199 and 211 chose
 # how the relaxed walks take cards back, then on 229 to 277 (app, 1 and 2 cells, one run
-# at a time): measure them on seeds above 277 (173, 179 and 181 were drawn too).
+# at a time), then on 281 to 311 (app; standard 2 cells 281 and 283, Baker's Game 293
+# and 307, Double FreeCell 359 and 367): measure them on seeds above 311, Double above
+# 367 (173, 179 and 181 were drawn too).
 TUNED = frozenset(range(1, 1001)) | frozenset(range(2001, 2301))
 
 
