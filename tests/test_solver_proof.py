@@ -570,6 +570,22 @@ def test_a_path_kept_by_its_anchors_walks_as_one_kept_whole(number: int) -> None
     assert walks[0][0] is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)
 
 
+def test_a_path_keeps_fewer_levels_whole_under_a_tight_memory_limit() -> None:
+    """Left to choose, a search keeps blocks of 8,192 levels whole, and fewer where
+    they would take more than a 32nd of its memory limit (about a kilobyte a level): at
+    60 MB the process holds the proof's keys as well (see the CLI's memory test)."""
+    rules = find_rules("app", cells=1)
+    problem = FreeCellProblem(rules, complete=True)
+    state, _ = problem.initial(Deal(rules, 3).position())
+    blocks = {}
+    for memory_mb in (None, 600, 60):
+        search = DepthFirst(problem, state)
+        search.run(Budget(SearchLimit(memory_mb=memory_mb)), 10)
+        blocks[memory_mb] = search.block
+    assert blocks[None] == blocks[600] == 8_192
+    assert 256 <= blocks[60] <= 60_000_000 // (2 * 1_000 * 32), blocks
+
+
 class _Counted:
     """A problem that counts the moves played, and may never say which move leads back."""
 
