@@ -266,8 +266,11 @@ EARLY_FROM: Final = 10_000
 # within 3 million. Begun at once after a goal (rather than at the handover), ON_CARD
 # cost the slow wins of those samples more than it saved the losses (CPU in all over
 # their slow deals: standard 10.5 s against 8.3 s without it, app 2 cells 15.4 against
-# 14.7, app 1 cell 26.6 against 25.6). After the handover it proves the census's
-# 15804, where the first meets a goal after 126,510 classes.
+# 14.7, app 1 cell 26.6 against 25.6); measured again in play, alone, on app 1 cell's
+# 53 slow deals: 5 and 6 left unknown, against 3 and 3. After the handover it proves
+# the census's 15804, where the first meets a goal after 126,510 classes. (These counts
+# were taken when a walk kept 256 levels a block whole, and count the levels it made
+# again too: app 1 cell, 17977, 301,909 then for 231,765 classes.)
 RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD)
 # Once FINAL has given way to the proof, a relaxed walk's turn is RELAXED_SHARE times
 # the proof's slice (the late search's while there is one, half the proof's then): of
