@@ -31,7 +31,7 @@ from freecell.solver.board import (
     step_cost,
 )
 from freecell.solver.depth_first import DepthFirst, SpilledKeys
-from freecell.solver.search import Alternating, BestFirst, Budget, Outcome
+from freecell.solver.search import Alternating, BestFirst, Budget, InstrumentedProblem, Outcome
 from freecell.solver.transcript import write_moves
 
 
@@ -556,17 +556,21 @@ def test_a_spill_moves_as_many_keys_as_the_time_left_pays_for() -> None:
 def test_a_path_kept_by_its_anchors_walks_as_one_kept_whole(number: int) -> None:
     """App with 1 cell: with blocks of 3 levels, the path is made again from its anchors
     time and again as the search backs up; it visits the same positions in the same
-    order, to the same verdict and the same win, as with every level kept whole."""
+    order, to the same verdict and the same win, as with every level kept whole, and
+    the solver's statistics count the same positions expanded and moves generated."""
     rules = find_rules("app", cells=1)
     problem = FreeCellProblem(rules, complete=True)
     state, _ = problem.initial(Deal(rules, number).position())
     walks = []
     for block in (10**9, 3):
-        search = DepthFirst(problem, state, block=block)
+        counted = InstrumentedProblem(problem)  # as the solver counts: its statistics
+        search = DepthFirst(counted, state, block=block)
         run = search.run(Budget(SearchLimit()))
-        walks.append((run.outcome, run.path, search.expanded, search.blocks_remade))
-    assert walks[0][:3] == walks[1][:3]
-    assert walks[0][3] == 0 and walks[1][3] > 0, (walks[0][3], walks[1][3])
+        counts = (search.expanded, counted.expanded, counted.generated)
+        walks.append((run.outcome, run.path, *counts, search.blocks_remade))
+    assert walks[0][:5] == walks[1][:5]  # a level made again is not counted as expanded
+    assert walks[0][2] == walks[0][3]  # nor the path played again to a win
+    assert walks[0][5] == 0 and walks[1][5] > 0, (walks[0][5], walks[1][5])
     assert walks[0][0] is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)
 
 

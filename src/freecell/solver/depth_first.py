@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Final, Generic, Protocol, TypeVar
 
-from freecell.solver.search import CHECK_EVERY, Budget, Outcome, SearchRun, give_back_freed_memory
+from freecell.solver.search import CHECK_EVERY, Budget, InstrumentedProblem, Outcome, SearchRun, give_back_freed_memory
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -257,6 +257,7 @@ class DepthFirst(Generic[S, M, T]):
         levels below learn theirs when the search backs up to them.)"""
         problem, chosen = self.problem, self.chosen
         self.blocks_remade += 1
+        moves = _uncounted_moves(problem)
         top = len(chosen) - 1
         low = top - top % self.block
         state = self.anchors[low // self.block]
@@ -269,7 +270,7 @@ class DepthFirst(Generic[S, M, T]):
                 state = child
             self.states.append(state)
             self.keys.append(problem.key(state))
-            self.listed.append(problem.moves(state))
+            self.listed.append(moves(state))
             self.reverses.append(back)
             self.next.append(0)
         self.next[-1] = resume
@@ -283,8 +284,9 @@ class DepthFirst(Generic[S, M, T]):
         state = self.start
         path: list[T] = [last] * len(chosen)  # its full length at once: no copy as it grows
         known: dict[T, T] = {}
+        moves = _uncounted_moves(problem)
         for level in range(1, len(chosen)):
-            state, via = problem.play(state, problem.moves(state)[chosen[level]])
+            state, via = problem.play(state, moves(state)[chosen[level]])
             path[level - 1] = known.setdefault(via, via)
         return path
 
@@ -480,6 +482,13 @@ def _hash_halves(key: bytes) -> tuple[int, int]:
     needs)."""
     whole = hash(key) & 0xFFFF_FFFF_FFFF_FFFF
     return whole & 0xFFFF_FFFF, (whole >> 32) | 1
+
+
+def _uncounted_moves(problem: Walkable[S, M, T]) -> Callable[[S], Sequence[M]]:
+    """The problem's moves, for a level made again or a path played again: no position
+    expanded, so an instrumented problem's counts (the solver's statistics) leave them
+    out."""
+    return problem.problem.moves if isinstance(problem, InstrumentedProblem) else problem.moves
 
 
 def _block_for(budget: Budget) -> int:
