@@ -222,8 +222,9 @@ Steps = tuple[Step, ...]
 # A step with its child's heuristic, and the child with the steps taken when rating it
 # meant making it (None otherwise: the search makes it if it ever takes it).
 Rated = tuple[int, Step, "tuple[State, Steps] | None"]
-# A table while a fused step is made: its columns, cells, foundations and the moves so far.
-Fusing = tuple[list[bytes], bytes, int, Steps]  # columns, cells, foundations (see _fused_take_backs), steps
+# A table while a fused step is made: its columns, cells, foundations (one int, a byte a
+# pile: see _fused_take_backs) and the moves so far.
+Fusing = tuple[list[bytes], bytes, int, Steps]
 
 CardLists = tuple[tuple[int, ...], ...]
 _NO_CARDS: Final[frozenset[int]] = frozenset()
