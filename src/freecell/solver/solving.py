@@ -280,10 +280,18 @@ EARLY_FROM: Final = 10_000
 # cost the slow wins of those samples more than it saved the losses (CPU in all over
 # their slow deals: standard 10.5 s against 8.3 s without it, app 2 cells 15.4 against
 # 14.7, app 1 cell 26.6 against 25.6); measured again in play, alone, on app 1 cell's
-# 53 slow deals: 5 and 6 left unknown, against 3 and 3. After the handover it proves
-# the census's 15804, where the first meets a goal after 126,510 classes. (These counts
-# were taken when a walk kept 256 levels a block whole, and count the levels it made
-# again too: app 1 cell, 17977, 301,909 then for 231,765 classes.)
+# 53 slow deals: 5 and 6 left unknown, against 3 and 3. Begun after a goal once
+# TIGHT_FINAL has expanded 50,000 or 100,000 positions: 5 left unknown there (8451 and
+# 11912, near the limit, besides the 3), for one more decided of 17 held-out unknowns
+# (12682, which ON_CARD proves alone in 94,087 classes, 0.78 s, after the first walk
+# met a goal in 29,292). The first walk met a goal soon on 6 of the 7 deals that seeds
+# 313 and 317 left unknown with one cell (after 6,325 to 118,019 classes), and in
+# play no handover came, so only TIGHT_FINAL's end could still prove a loss (seed
+# 317's 5 unknowns with one cell are all lost: 3.9 to 16.5 s each without the limit).
+# After the handover ON_CARD proves the census's 15804, where the first meets a goal
+# after 126,510 classes. (These counts were taken when a walk kept 256 levels a block
+# whole, and count the levels it made again too: app 1 cell, 17977, 301,909 then for
+# 231,765 classes.)
 RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD)
 # Once FINAL has given way to the proof, a relaxed walk's turn is RELAXED_SHARE times
 # the proof's slice (the late search's while there is one, half the proof's then): of
