@@ -292,20 +292,23 @@ EARLY_FROM: Final = 10_000
 # after 126,510 classes. (These counts were taken when a walk kept 256 levels a block
 # whole, and count the levels it made again too: app 1 cell, 17977, 301,909 then for
 # 231,765 classes.)
-# Second, twins loose on a card or in a cell, then (where that meets a goal too) on a
-# card only, which came second before. The second walk alone proves many losses in far
-# fewer classes than ON_CARD (the census's 17184: 867,688 against 1,817,651; 11766:
-# 174,282 against 303,296; app 1 cell, 31485: 342,776 against 432,884; 1091 meets a
-# goal either way). Whole solves without a limit (CPU, one at a time, before -> after):
-# standard 2 cells 15804 34.1 -> 27.5 s, 17184 30.1 -> 18.3 s, 26124 19.0 -> 13.9 s,
-# 11766 7.9 -> 5.7 s, 23783 13.4 -> 8.7 s; app 2 cells 18031 undecided at 30 s ->
-# proven in 28.2 s, 25972 8.6 -> 7.0 s, 29577 25.0 -> 23.2 s, three others the same;
-# app 1 cell, 11 losses of 4 to 17 s, the same positions or within 7% of them but for
-# 31485 (0.85x) and 1091 (1.15x: its second walk meets a goal after 283,370 classes).
-# Wins (the census's 6407, 9691, 11864, 27738) walk the same positions, and so do the
-# 101 slow deals of the app's tuning samples in play, where no handover comes (the
-# three left unknown stop where the clock stops them).
-RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD | IN_CELL, ON_CARD)
+# Second, twins loose on a card or in a cell, not on a card only (ON_CARD, which came
+# second before): it proves many losses in far fewer classes (the census's 17184:
+# 867,688 against 1,817,651; 11766: 174,282 against 303,296; app 1 cell, 31485:
+# 342,776 against 432,884). Whole solves without a limit (CPU, one at a time, before ->
+# after): standard 2 cells 15804 34.1 -> 27.5 s, 17184 30.1 -> 18.3 s, 26124 19.0 ->
+# 13.9 s, 11766 7.9 -> 5.7 s, 23783 13.4 -> 8.7 s; app 2 cells 18031 undecided at 30 s
+# -> proven in 25.3 s, 25972 8.6 -> 5.8 s, 29577 25.0 -> 21.8 s; app 1 cell, 11
+# losses of 4 to 17 s, the same positions or fewer (31485 0.85x) but 1091 (1.10x: the
+# second walk meets a goal there). ON_CARD third, where the second meets a goal,
+# changed none of these proofs but 1091's (1.15x), and cost the wins found past the
+# handover the turns it took: app 2 cells, 27769, 2,022,482 positions before, 2,236,656
+# with it third, 2,058,811 without; deal 140 at 100 MB won in 287 s before, still
+# searching at 300 s with it third, won in 258 s without. The census's wins 6407, 9691,
+# 11864 and 27738 walk the same positions, and so do the 101 slow deals of the app's
+# tuning samples in play, where no handover comes (the three left unknown stop where
+# the clock stops them).
+RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD | IN_CELL)
 # Once FINAL has given way to the proof, a relaxed walk's turn is RELAXED_SHARE times
 # the proof's slice (the late search's while there is one, half the proof's then): of
 # 12 of the census's slowest losses (standard, 2 cells), the walk over ON_CARD's
