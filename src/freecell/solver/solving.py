@@ -271,43 +271,44 @@ EARLY_FROM: Final = 10_000
 # The relaxed proofs, one after another: the next begins where the one before met a goal
 # (which proves nothing), but not before FINAL gives way to the proof (past
 # TIGHT_HANDOVER), so that the slow wins in play do not pay for it. First, twins loose
-# in cells and top runs. Of the lost deals of samples (seed 7) of standard 2 cells, app
-# 2 cells and app 1 cell, it proved 56/62, 56/62 and 237/241 over 163k, 203k and 528k
-# classes in all; twins loose on a card (ON_CARD) proved 62, 62 and 240 over 291k, 426k
-# and 798k. Classes, the first / on a card: standard 2 cells 19678 140,109 / 465,294;
-# the census's 3129 622,107 / not within 4 million; app 1 cell 6846 299,200 / not
-# within 3 million. Begun at once after a goal (rather than at the handover), ON_CARD
-# cost the slow wins of those samples more than it saved the losses (CPU in all over
-# their slow deals: standard 10.5 s against 8.3 s without it, app 2 cells 15.4 against
-# 14.7, app 1 cell 26.6 against 25.6); measured again in play, alone, on app 1 cell's
-# 53 slow deals: 5 and 6 left unknown, against 3 and 3. Begun after a goal once
-# TIGHT_FINAL has expanded 50,000 or 100,000 positions: 5 left unknown there (8451 and
-# 11912, near the limit, besides the 3), for one more decided of 17 held-out unknowns
-# (12682, which ON_CARD proves alone in 94,087 classes, 0.78 s, after the first walk
-# met a goal in 29,292). The first walk met a goal soon on 6 of the 7 deals that seeds
-# 313 and 317 left unknown with one cell (after 6,325 to 118,019 classes), and in
-# play no handover came, so only TIGHT_FINAL's end could still prove a loss (seed
-# 317's 5 unknowns with one cell are all lost: 3.9 to 16.5 s each without the limit).
-# After the handover ON_CARD proves the census's 15804, where the first meets a goal
-# after 126,510 classes. (These counts were taken when a walk kept 256 levels a block
-# whole, and count the levels it made again too: app 1 cell, 17977, 301,909 then for
-# 231,765 classes.)
-# Second, twins loose on a card or in a cell, not on a card only (ON_CARD, which came
-# second before): it proves many losses in far fewer classes (the census's 17184:
-# 867,688 against 1,817,651; 11766: 174,282 against 303,296; app 1 cell, 31485:
-# 342,776 against 432,884). Whole solves without a limit (CPU, one at a time, before ->
-# after): standard 2 cells 15804 34.1 -> 27.5 s, 17184 30.1 -> 18.3 s, 26124 19.0 ->
-# 13.9 s, 11766 7.9 -> 5.7 s, 23783 13.4 -> 8.7 s; app 2 cells 18031 undecided at 30 s
-# -> proven in 25.3 s, 25972 8.6 -> 5.8 s, 29577 25.0 -> 21.8 s; app 1 cell, 11
-# losses of 4 to 17 s, the same positions or fewer (31485 0.85x) but 1091 (1.10x: the
-# second walk meets a goal there). ON_CARD third, where the second meets a goal,
-# changed none of these proofs but 1091's (1.15x), and cost the wins found past the
-# handover the turns it took: app 2 cells, 27769, 2,022,482 positions before, 2,236,656
-# with it third, 2,058,811 without; deal 140 at 100 MB won in 287 s before, still
-# searching at 300 s with it third, won in 258 s without. The census's wins 6407, 9691,
-# 11864 and 27738 walk the same positions, and so do the 101 slow deals of the app's
-# tuning samples in play, where no handover comes (the three left unknown stop where
-# the clock stops them).
+# in cells and top runs; second, twins loose on a card or in a cell (see "Second"
+# below). The second was twins loose on a card only (ON_CARD) before, and the figures up
+# to "Second" were measured with that one. Of the lost deals of samples (seed 7) of
+# standard 2 cells, app 2 cells and app 1 cell, the first proved 56/62, 56/62 and
+# 237/241 over 163k, 203k and 528k classes in all; twins loose on a card (ON_CARD)
+# proved 62, 62 and 240 over 291k, 426k and 798k. Classes, the first / on a card:
+# standard 2 cells 19678 140,109 / 465,294; the census's 3129 622,107 / not within 4
+# million; app 1 cell 6846 299,200 / not within 3 million. Begun at once after a goal
+# (rather than at the handover), ON_CARD cost the slow wins of those samples more than
+# it saved the losses (CPU in all over their slow deals: standard 10.5 s against 8.3 s
+# without it, app 2 cells 15.4 against 14.7, app 1 cell 26.6 against 25.6); measured
+# again in play, alone, on app 1 cell's 53 slow deals: 5 and 6 left unknown, against 3
+# and 3. Begun after a goal once TIGHT_FINAL has expanded 50,000 or 100,000 positions: 5
+# left unknown there (8451 and 11912, near the limit, besides the 3), for one more
+# decided of 17 held-out unknowns (12682, which ON_CARD proves alone in 94,087 classes,
+# 0.78 s, after the first walk met a goal in 29,292). The first walk met a goal soon on
+# 6 of the 7 deals that seeds 313 and 317 left unknown with one cell (after 6,325 to
+# 118,019 classes), and in play no handover came, so only TIGHT_FINAL's end could still
+# prove a loss (seed 317's 5 unknowns with one cell are all lost: 3.9 to 16.5 s each
+# without the limit). After the handover ON_CARD proves the census's 15804, where the
+# first meets a goal after 126,510 classes. (These counts were taken when a walk kept
+# 256 levels a block whole, and count the levels it made again too: app 1 cell, 17977,
+# 301,909 then for 231,765 classes.)
+# Second, twins loose on a card or in a cell, not on a card only: it proves many losses
+# in far fewer classes (the census's 17184: 867,688 against 1,817,651; 11766: 174,282
+# against 303,296; app 1 cell, 31485: 342,776 against 432,884). Whole solves without a
+# limit (CPU, one at a time, before -> after): standard 2 cells 15804 34.1 -> 27.5 s,
+# 17184 30.1 -> 18.3 s, 26124 19.0 -> 13.9 s, 11766 7.9 -> 5.7 s, 23783 13.4 -> 8.7 s;
+# app 2 cells 18031 undecided at 30 s -> proven in 25.3 s, 25972 8.6 -> 5.8 s, 29577
+# 25.0 -> 21.8 s; app 1 cell, 11 losses of 4 to 17 s, the same positions or fewer (31485
+# 0.85x) but 1091 (1.10x: the second walk meets a goal there). ON_CARD third, where the
+# second meets a goal, changed none of these proofs but 1091's (1.15x), and cost the
+# wins found past the handover the turns it took: app 2 cells, 27769, 2,022,482
+# positions before, 2,236,656 with it third, 2,058,811 without; deal 140 at 100 MB won
+# in 287 s before, still searching at 300 s with it third, won in 258 s without. The
+# census's wins 6407, 9691, 11864 and 27738 walk the same positions, and so do the 101
+# slow deals of the app's tuning samples in play, where no handover comes (the three
+# left unknown stop where the clock stops them).
 RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD | IN_CELL)
 # Once FINAL has given way to the proof, a relaxed walk's turn is RELAXED_SHARE times
 # the proof's slice (the late search's while there is one, half the proof's then): of
