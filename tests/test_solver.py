@@ -405,11 +405,14 @@ def test_the_late_searches_win_what_the_last_search_wanders_past(
     or LATE_EAGER alone, to keep the test short), the solve ends in a win whose moves
     replay; without the one late search that wins it (the plan cut to ``without``) it is
     still at its limit. The relaxed proofs are left out: where one meets a goal, the
-    search that follows its way there wins 23487 too (see test_solver_twins)."""
+    search that follows its way there wins 23487 too (see test_solver_twins); so is
+    the last search's room behind the proof under the app's take-back rules (see the
+    next test)."""
     rules = find_rules(name, cells=2)
     position = Deal(rules, number).position()
     monkeypatch.setattr(solving, "RELAXATIONS", ())
     monkeypatch.setattr(solving, "TIGHT_HANDOVER", 2_000)
+    monkeypatch.setattr(solving, "KEPT_ROOM", 0)
     limit = SearchLimit(positions=positions)
     plan = solving.LATE_PLAN
     monkeypatch.setattr(solving, "LATE_PLAN", plan[within])
@@ -417,6 +420,26 @@ def test_the_late_searches_win_what_the_last_search_wanders_past(
     assert result.status is SolveStatus.SOLVED
     assert_wins(position, rules, result.moves)
     monkeypatch.setattr(solving, "LATE_PLAN", plan[without])
+    assert solve(position, rules, limit=limit).status is SolveStatus.LIMIT_REACHED
+
+
+def test_under_take_back_rules_the_last_search_goes_on_behind_the_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+    """App with 2 cells, deal 13019: the last search wins it after about 11,000
+    positions. With the proof begun at 2,000 (no relaxed walk, no late search), the
+    last search goes on behind the proof, and the solve ends in a win whose moves
+    replay within 60,000 positions (the proof's turns included); with no room kept for
+    it, the proof alone is still at its limit there. The late searches, over the fast
+    problem, could not take a card back from home."""
+    rules = find_rules("app", cells=2)
+    position = Deal(rules, 13019).position()
+    monkeypatch.setattr(solving, "RELAXATIONS", ())
+    monkeypatch.setattr(solving, "TIGHT_HANDOVER", 2_000)
+    monkeypatch.setattr(solving, "LATE_PLAN", ())
+    limit = SearchLimit(positions=60_000)
+    result = solve(position, rules, limit=limit)
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(position, rules, result.moves)
+    monkeypatch.setattr(solving, "KEPT_ROOM", 0)
     assert solve(position, rules, limit=limit).status is SolveStatus.LIMIT_REACHED
 
 

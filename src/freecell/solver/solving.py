@@ -30,7 +30,9 @@ Under every ruleset, past half the memory limit the last search gives way to a p
 over the same problem that goes depth first (:mod:`~freecell.solver.depth_first`),
 keeping only keys, and near the limit with its keys on disk. In a tight game it gives
 way also after :data:`TIGHT_HANDOVER` positions, and a few capped searches for the
-rare wins the last search wanders past take turns with the proof (see :data:`LATE_PLAN`).
+rare wins the last search wanders past take turns with the proof (see :data:`LATE_PLAN`);
+under take-back rules the last search itself goes on first among them (see
+:data:`KEPT_ROOM`).
 
 With one or two cells, and in Baker's Game, the last search weighs cells more and its
 path more, and runs alone: there the restarts won nothing it did not (see
@@ -373,6 +375,20 @@ LATE_EAGER: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 12, LATE_EAGER_ROOM
 # What takes turns with the depth-first proof in a tight game (see _decide()): LATE, then
 # the restarts with LATE_ROOM each, then LATE_EAGER.
 LATE_PLAN: Final = (LATE, *(replace(strategy, cap=LATE_ROOM) for strategy in RESTARTS), LATE_EAGER)
+# Under take-back rules the late searches above search the fast problem, where no card
+# comes back from home: they cannot find a win that takes one back. There, FINAL (over
+# the complete problem) does not end where it gives way to the proof for its count: it
+# takes turns with the proof first, as the late searches do, with room for this many
+# positions more, and they follow. Without a limit (30 s, 1 GB, CPU, one at a time),
+# app 2 cells, the 13 held-out deals left unknown in play (seeds 281-317), before ->
+# after: 27769 won in 16.7 -> 6.9 s, 23447 9.3 -> 6.4 s, 23544 undecided -> won in
+# 12.8 s; the proofs 1.00-1.05x, and 7562 (28.4 s before) undecided at 30 s; peak
+# memory up to 730 MB, from 501. App 1 cell, the 17 such deals: 22222 won in 15.5 -> 6.1
+# s, 26030 29.7 -> 15.5 s; proofs at most 1.05x but 1091 1.26x and 26587 1.39x (17.3 ->
+# 21.8 s and 16.5 -> 23.0 s: the whole room spent), median 1.00x. With room for 100,000,
+# 23544 stayed undecided. FINAL had won 27769 at 269,355 positions, 23447 at 233,061 and
+# 22222 at 247,350 (the handover at 200,000).
+KEPT_ROOM: Final = 400_000
 # A win whose path is longer than this many steps is cut short (see shortcut.py), a
 # stretch at a time where the memory left does not hold a key for each step (about
 # SHORTCUT_BYTES_PER_STEP), of at least SHORTCUT_WINDOW_LEAST steps (2 MB of keys: a
@@ -647,7 +663,9 @@ def _decide(
     (see :func:`_proof_fits`): then FINAL goes on to its end or the budget's. Once it
     has given way, the searches of ``late`` (:data:`LATE_PLAN`) take turns with the
     proof, one after the other, slice by slice, each until its cap: searches for the
-    rare wins that the last search wanders past.
+    rare wins that the last search wanders past. Under take-back rules, where ``final``
+    gave way for its count, it goes first among them itself, with room for
+    :data:`KEPT_ROOM` positions more (the late searches cannot take a card back).
 
     With ``early_proof`` (a tight game) a second proof takes turns with FINAL from
     :data:`EARLY_FROM` positions on, and then with the proof FINAL gives way to
@@ -767,18 +785,25 @@ def _decide(
                     relaxations.clear()
                 elif depth_first:
                     early = begin_relaxed()
+        short = not depth_first and budget.memory_short(0, reserve=(budget.memory or 0) // 2)
         if (
             not depth_first
-            and (
-                budget.memory_short(0, reserve=(budget.memory or 0) // 2)
-                or (hand_over_at is not None and ending.search.expanded >= hand_over_at)
-            )
+            and (short or (hand_over_at is not None and ending.search.expanded >= hand_over_at))
             and _proof_fits(budget, ending.search.expanded)
         ):
-            del ending, run  # its memory goes to the proof
+            # Given way for its count under take-back rules, FINAL goes on behind the
+            # proof, first of the late searches (see KEPT_ROOM); else its memory goes to
+            # the proof. Spent, it is dropped as they are (an end it reaches there
+            # proves nothing more than the proof will).
+            kept = ending if takes_back and not short else None
+            del ending, run
             ending = begin(proving, complete=takes_back, depth_first=True)
             waiting.clear()
-            behind, behind_cap = begin_late()
+            if kept is not None:
+                behind, behind_cap = kept, kept.search.expanded + KEPT_ROOM * scale
+            else:
+                behind, behind_cap = begin_late()
+            del kept
             if early is None and not budget.memory_short(0, reserve=(budget.memory or 0) // 4):
                 early = begin_relaxed()  # the next one, where the one before met a goal
         elif behind is not None:
