@@ -381,13 +381,15 @@ LATE_PLAN: Final = (LATE, *(replace(strategy, cap=LATE_ROOM) for strategy in RES
 # takes turns with the proof first, as the late searches do, with room for this many
 # positions more, and they follow. Without a limit (30 s, 1 GB, CPU, one at a time),
 # app 2 cells, the 13 held-out deals left unknown in play (seeds 281-317), before ->
-# after: 27769 won in 16.7 -> 6.9 s, 23447 9.3 -> 6.4 s, 23544 undecided -> won in
-# 12.8 s; the proofs 1.00-1.05x, and 7562 (28.4 s before) undecided at 30 s; peak
-# memory up to 730 MB, from 501. App 1 cell, the 17 such deals: 22222 won in 15.5 -> 6.1
-# s, 26030 29.7 -> 15.5 s; proofs at most 1.05x but 1091 1.26x and 26587 1.39x (17.3 ->
-# 21.8 s and 16.5 -> 23.0 s: the whole room spent), median 1.00x. With room for 100,000,
-# 23544 stayed undecided. FINAL had won 27769 at 269,355 positions, 23447 at 233,061 and
-# 22222 at 247,350 (the handover at 200,000).
+# after: 27769 won in 16.7 -> 6.6 s, 23447 9.3 -> 6.4 s, 23544 undecided -> won in
+# 12.8 s; the proofs 0.97-1.08x, and 7562 (28.4 s before) undecided at 30 s; peak
+# memory up to 724 MB, from 501. App 1 cell, the 17 such deals: 22222 won in 15.5 ->
+# 6.3 s, 26030 29.7 -> 15.3 s; proofs at most 1.06x but 1091 1.28x and 26587 1.39x
+# (17.3 -> 22.2 s and 16.5 -> 22.9 s: the whole room spent), median 0.99x; peak up to
+# 580 MB, from 492. With room for 100,000, 23544 stayed undecided: FINAL wins it at
+# 442,896 positions, 27769 at 269,355, 23447 at 233,061 and 22222 at 247,350 (the
+# handover at 200,000). In play nothing changed: the 101 slow deals of the tuning
+# samples were decided as before, over the same positions.
 KEPT_ROOM: Final = 400_000
 # A win whose path is longer than this many steps is cut short (see shortcut.py), a
 # stretch at a time where the memory left does not hold a key for each step (about
