@@ -1323,6 +1323,31 @@ class FreeCellProblem:
         return below[suit] > self._settled(below)[suit]
 
 
+class DeadEnds:
+    """The classes of relaxed problems (see the module docstring) that a depth-first
+    walk found to reach no goal (``DepthFirst`` with ``dead_ends``): the walk's goals
+    include every game's goal, and from every position of a class the game's moves lead
+    to classes the walk saw from it, so no position of such a class can be won. The
+    game's searches pass such positions by (:meth:`holds`) as they would a position
+    already seen."""
+
+    def __init__(self) -> None:
+        self.walks: list[tuple[FreeCellProblem, set[bytes]]] = []
+
+    def add(self, relaxed: FreeCellProblem, dead: set[bytes]) -> None:
+        """Pass by the positions whose class in ``relaxed`` is in ``dead`` (a set that
+        the walk adds to as it goes)."""
+        self.walks.append((relaxed, dead))
+
+    def holds(self, state: State) -> bool:
+        """Whether ``state`` lies in a class known to reach no goal."""
+        for relaxed, dead in self.walks:  # noqa: SIM110 (a loop, compiled, costs less than any())
+            # A relaxed problem that left some steps out proves nothing.
+            if dead and not relaxed.truncated and relaxed.key(state) in dead:
+                return True
+        return False
+
+
 def can_relax(rules: Rules) -> bool:
     """Whether a proof under ``rules`` may walk a relaxed problem (``twins``: see the
     module docstring): one deck, alternate colours, no run moved as one."""

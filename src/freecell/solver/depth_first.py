@@ -96,6 +96,14 @@ class DepthFirst(Generic[S, M, T]):
     its parent (the problem's ``reverse``) without playing it: the parent is on the
     path, seen. The search is the same, the positions and their order, with fewer
     moves played.
+
+    With ``dead_ends`` it finds, as it goes, states from which no goal can be reached
+    (:attr:`dead`): by Tarjan's algorithm, a state closes a component where it reaches
+    no state still on the path or pending from it, and until the first goal no state of
+    a closed component reaches one. A proof that stops at a limit, or a walk that meets
+    a goal, leaves those behind for other searches (see ``DeadEnds`` in
+    :mod:`freecell.solver.board`). The move straight back to the parent, passed by,
+    still counts as reaching it.
     """
 
     def __init__(
@@ -107,8 +115,11 @@ class DepthFirst(Generic[S, M, T]):
         spill_at: int | None = None,
         block: int | None = None,
         spill_seconds_per_key: float = SPILL_SECONDS_PER_KEY,
+        dead_ends: bool = False,
     ) -> None:
-        """``spill``: spill the keys to disk near the memory limit rather than stop;
+        """``dead_ends``: keep in :attr:`dead` the keys of the states found to reach
+        no goal (see the class docstring);
+        ``spill``: spill the keys to disk near the memory limit rather than stop;
         ``spill_at``: spill once that many keys are in memory, whatever the memory;
         ``block``: how many levels of the path make a block (the tests make it small;
         by default, as many as the first run's memory limit leaves room for);
@@ -141,6 +152,18 @@ class DepthFirst(Generic[S, M, T]):
         self.next: list[int] = [0]
         self.expanded = 1
         self.ended: SearchRun[S, T] | None = None
+        self.prune: Callable[[S], bool] | None = None
+        # Tarjan's bookkeeping (with dead_ends): for each level of the path, its state's
+        # number (in the order first seen) and the least number it is known to reach
+        # among the states not yet put in a component; those states, by key
+        # (``pending``, their numbers) and in the order seen (``members``).
+        self.tracks = dead_ends
+        self.dead: set[bytes] = set()
+        self.numbers = array("Q", [0])
+        self.lows = array("Q", [0])
+        self.pending: dict[bytes, int] = {start_key: 0} if dead_ends else {}
+        self.members: list[bytes] = [start_key] if dead_ends else []
+        self.numbered = 1
 
     @property
     def depth(self) -> int:
@@ -167,6 +190,9 @@ class DepthFirst(Generic[S, M, T]):
         block = self.block
         seen_add = seen.add
         spilled = self.spilled
+        prune = self.prune
+        tracks = self.tracks
+        numbers, lows, pending = self.numbers, self.lows, self.pending
         expanded = backed = 0
         stop_at = budget.positions_allowed(cap)
         while chosen:
@@ -176,6 +202,8 @@ class DepthFirst(Generic[S, M, T]):
             while index < len(moves_here):
                 move = moves_here[index]
                 if move == back:
+                    if tracks:  # it reaches its parent, which is pending (on the path)
+                        lows[-1] = min(lows[-1], numbers[-2])
                     index += 1
                     continue
                 known_key = child_key_of(state, state_key, move)
@@ -188,10 +216,18 @@ class DepthFirst(Generic[S, M, T]):
                     key = known_key
                     child, via = play(state, move)
                     break
+                else:
+                    key = known_key
+                if tracks:
+                    number = pending.get(key)
+                    if number is not None:
+                        lows[-1] = min(lows[-1], number)
                 child = None
                 index += 1
             if child is None:  # every move from here tried: back up
                 level = len(chosen) - 1
+                if tracks:
+                    self._close_level()
                 returned_by = chosen.pop()
                 states.pop()
                 keys.pop()
@@ -213,6 +249,7 @@ class DepthFirst(Generic[S, M, T]):
                         self.expanded += expanded
                         return SearchRun(Outcome.LIMIT)
                     spilled = self.spilled
+                    tracks = self.tracks  # no more once it spills
                 continue
             nexts[-1] = index + 1
             seen_add(key)
@@ -220,11 +257,26 @@ class DepthFirst(Generic[S, M, T]):
                 self.release(budget)  # ended: the memory of its keys goes to the path
                 self.ended = SearchRun(Outcome.FOUND, self._path(via), child)
                 break
+            if prune is not None and prune(child):
+                # Seen, and known to reach no goal: it counts toward the turn (it cost
+                # about what an expansion does), not toward the budget.
+                expanded += 1
+                if expanded == stop_at:
+                    self.expanded += expanded
+                    return SearchRun(Outcome.LIMIT)
+                continue
             back = reverse(state, move, child, via)
             if len(chosen) % block == 0:
                 anchors.append(child)
                 anchor_reverses.append(back)
             chosen.append(index)
+            if tracks:
+                number = self.numbered
+                self.numbered = number + 1
+                numbers.append(number)
+                lows.append(number)
+                pending[key] = number
+                self.members.append(key)
             states.append(child)
             keys.append(key)
             listed.append(moves(child))
@@ -237,11 +289,13 @@ class DepthFirst(Generic[S, M, T]):
             if expanded % CHECK_EVERY == 0:
                 if self.spill and self._spill_now(budget, expanded):
                     spilled = self.spilled
+                    tracks = self.tracks  # no more once it spills
                 if budget.exhausted(len(seen)):
                     if not self._spill_instead(budget):
                         self.expanded += expanded
                         return SearchRun(Outcome.LIMIT)
                     spilled = self.spilled
+                    tracks = self.tracks  # no more once it spills
             if expanded == stop_at:
                 self.expanded += expanded
                 return SearchRun(Outcome.LIMIT)
@@ -250,6 +304,23 @@ class DepthFirst(Generic[S, M, T]):
             self.ended = SearchRun(Outcome.EXHAUSTED)
         self.close()
         return self.ended
+
+    def _close_level(self) -> None:
+        """Tarjan's step as the search backs up from the top level: where that state
+        reaches no state pending below it, it closes a component (it and the pending
+        states seen after it), every state of which reaches no goal (none was met yet,
+        and every state they reach has been seen); else what it reaches passes to its
+        parent (which is then in its component)."""
+        numbers, lows = self.numbers, self.lows
+        number, low = numbers.pop(), lows.pop()
+        if low == number:
+            pending, members, dead = self.pending, self.members, self.dead
+            while members and pending[members[-1]] >= number:
+                member = members.pop()
+                del pending[member]
+                dead.add(member)
+        elif lows:
+            lows[-1] = min(lows[-1], low)
 
     def _remake_block(self, resume: int) -> None:
         """Make the block that holds the top level whole again, from its anchor,
@@ -334,6 +405,12 @@ class DepthFirst(Generic[S, M, T]):
                 count = min(count, (affordable - stored) // 2)  # these and those stored, read back
             if count < len(self.seen) and count < _LEAST_SPILLED:
                 return False
+        if self.tracks:
+            # The memory is short: the dead ends go, and the walk goes on as a proof only.
+            self.tracks = False
+            self.dead.clear()
+            self.pending.clear()
+            self.members.clear()
         if self.spilled is None:
             try:
                 memory = budget.memory
@@ -365,6 +442,8 @@ class DepthFirst(Generic[S, M, T]):
         next to find (up to 40 ms on a large heap: not where memory is plenty, as in
         play)."""
         self.seen.clear()
+        self.pending.clear()
+        self.members.clear()
         self.close()
         if budget.memory_short(0, reserve=(budget.memory or 0) // 4):
             give_back_freed_memory()

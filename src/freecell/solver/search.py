@@ -420,6 +420,8 @@ class BestFirst(Generic[S, M, T]):
         self.frontier: list[int] = [_entry(0, 0)]
         self.expanded = 0
         self.ended: SearchRun[S, T] | None = None
+        # States known to reach no goal (see DeadEnds): seen, never expanded.
+        self.prune: Callable[[S], bool] | None = None
 
     def run(self, budget: Budget, cap: int | None = None) -> SearchRun[S, T]:
         """Go on until the goal (FOUND), every state reachable from the start (within the
@@ -449,6 +451,7 @@ class BestFirst(Generic[S, M, T]):
         moves = problem.moves
         rated_moves = problem.rated_moves
         heuristic = problem.heuristic
+        prune = self.prune
         found: SearchRun[S, T] | None = None
         while frontier:
             entry = heappop(frontier)
@@ -481,6 +484,9 @@ class BestFirst(Generic[S, M, T]):
                 return SearchRun(Outcome.LIMIT)
             if move is not None:
                 came_from[key] = (parent_key, via)
+            if prune is not None and prune(state):
+                expanded += 1  # toward the turn, not the budget
+                continue  # seen, and known to reach no goal: never expanded
             expanded += 1
             budget.expanded += 1
             if self.lazy:
@@ -556,6 +562,7 @@ class Alternating(Generic[S, M, T]):
         self.turn = 0
         self.expanded = 0
         self.ended: SearchRun[S, T] | None = None
+        self.prune: Callable[[S], bool] | None = None  # as BestFirst's
 
     def run(self, budget: Budget, cap: int | None = None) -> SearchRun[S, T]:
         """Go on until the goal (FOUND), every reachable state is expanded (EXHAUSTED),
@@ -580,6 +587,7 @@ class Alternating(Generic[S, M, T]):
         heappush = heapq.heappush
         heappop = heapq.heappop
         turn = self.turn
+        prune = self.prune
         expanded = 0
         stop_at = budget.positions_allowed(cap)
         found: SearchRun[S, T] | None = None
@@ -607,6 +615,9 @@ class Alternating(Generic[S, M, T]):
             waiting[order] = None
             g, key, state = taken
             expanded_keys.add(key)
+            if prune is not None and prune(state):
+                expanded += 1  # toward the turn, not the budget
+                continue  # known to reach no goal: never expanded
             expanded += 1
             budget.expanded += 1
             for child_move in moves(state):

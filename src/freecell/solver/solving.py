@@ -69,6 +69,7 @@ from freecell.solver.board import (
     IN_CELL,
     IN_TOP_RUN,
     ON_CARD,
+    DeadEnds,
     FreeCellProblem,
     State,
     Step,
@@ -316,18 +317,6 @@ EARLY_FROM: Final = 10_000
 # 300,000 positions); of the 17 held-out unknowns, 3 decided (16187 won, 10494 and
 # 12682 proven). With turns of 2,000 positions rather than 4,000, the same; of 1,000,
 # 4 unknown, and none of the 17 decided.
-# Measured and not kept (the code is on the branch dead-ends): dead ends. Walked depth
-# first with Tarjan's bookkeeping, a relaxed walk closes components that, until its
-# first goal, reach none: their classes are lost, and the game's searches can pass by
-# the positions that lie in them (app 1 cell, 1590: 38,813 dead classes at the goal; a
-# plain depth-first proof they prune ran out after 67,143 positions, against 592,363).
-# Past the goal a walk closes no dead component more (6 deals, to 200,000 classes).
-# With FINAL and the proof pruned, and a pruned proof in the walk's turns after its
-# goal: in play, the held-out unknowns decided 4 of 17 (1 cell) and 2 of 13 (2 cells)
-# against 1 and 1, the tuning sets the same, and fresh samples (seeds 379 and 383, 600
-# deals each) the same deals left unknown; without a limit, 1 cell, median 0.61x over
-# 19 unknowns (31485 13.6 -> 3.0 s, 12682 3.9 -> 0.7 s) but 22222 1.7x and 8983 past
-# 30 s (the pruned proof's turns cost more time, and the walk that proves it gets less).
 RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD | IN_CELL)
 # Once FINAL has given way to the proof, a relaxed walk's turn is RELAXED_SHARE times
 # the proof's slice (the late search's while there is one, half the proof's then): of
@@ -338,6 +327,23 @@ RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD | IN_CELL)
 # The slow deals of the seed-7 and seed-13 samples (app, 1 and 2 cells, in play) were
 # decided the same, in the same CPU in all.
 RELAXED_SHARE: Final = 2
+# The relaxed walks find dead ends as they go (Tarjan's components, until their first
+# goal: see DepthFirst), and the game's searches pass by the positions of those classes
+# (see DeadEnds). App 1 cell, 1590: 38,813 dead classes when the first walk meets its
+# goal; a plain depth-first proof they prune runs out after 67,143 positions, against
+# 592,363 (an experiment in pure Python). Whole solves without a limit (30 s, 1 GB, CPU,
+# main -> with them): 31485 13.6 -> 2.6 s, 12682 3.9 -> 0.7 s, 1590 6.5 -> 1.6 s, 16187
+# 4.9 -> 2.1 s, 22557 4.6 -> 3.7 s; 8983 23.1 -> 23.4 s, 22222 6.4 -> 7.0 s, 13632 15.2
+# -> 16.0 s, 3711 2.8 -> 3.1 s. A position passed by counts toward its search's turn:
+# counted as nothing, the proof's turns took more time and the walk that proves 8983
+# got less (undecided at 30 s). Measured and not kept: once the first walk met a goal,
+# a pruned proof in its turns before the handover (8983 as above, 22222 10.1 s, 13632
+# 21.4 s). In play: of the held-out unknowns (seeds 281-317), 4 of 17 with 1 cell
+# decided (16187, 10494, 12682, 31485) against 1, and 1 of 13 with 2 cells (7301
+# proven; 14753, won at 2.8 s without, now stops at the clock) against 1; the slow
+# tuning deals (53 and 48) and a fresh sample (seed 389, 300 deals with 1 and with 2
+# cells) the same verdicts, CPU p90 141 ms against 134 and 104 against 107.
+DEAD_ENDS: Final = True
 # Where a relaxed walk meets a goal, a depth-first search of the game from the last
 # position on its way there before its first twin step (see _decide), with room for
 # FOLLOW positions. Standard rules, 2 cells, 1216 (no other search had won within 1.1
@@ -490,7 +496,8 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
     scale = rules.decks**2  # two decks: longer searches
 
     def begin(
-        strategy: Strategy, *, complete: bool = False, depth_first: bool = False, twins: int = 0, fused: bool = True
+        strategy: Strategy, *, complete: bool = False, depth_first: bool = False, twins: int = 0, fused: bool = True,
+        dead_ends: bool = False,
     ) -> _Search:
         problem = FreeCellProblem(
             rules, complete=complete, weights=strategy.weights, eager=strategy.eager, whole_runs=strategy.whole_runs,
@@ -501,7 +508,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
         searches.append(counted)
         if depth_first:
             # Near the memory limit, a proof goes on with its keys on disk.
-            return _Search(problem, first, DepthFirst(counted, start, spill=True))
+            return _Search(problem, first, DepthFirst(counted, start, spill=True, dead_ends=dead_ends))
         if strategy.also is not None:
             cell_weight, path_weight = strategy.also
             rankings = ((strategy.path_weight, 0), (path_weight, cell_weight - strategy.weights.cell))
@@ -694,9 +701,20 @@ def _decide(
     way to the proof. Near the memory limit the walk spills its keys to disk as the
     proof does, and goes on: it is what proves the lost deals that the plain proof
     would take tens of millions of positions over (app, 1 cell, 6123 at 300 MB:
-    proven in 23 s; when the walk was dropped there, undecided after 600 s).
+    proven in 23 s; when the walk was dropped there, undecided after 600 s). Until its
+    goal the walk finds dead ends too (see :data:`DEAD_ENDS`): FINAL, the proof and the
+    late searches pass by the positions whose class is one of them.
     """
-    ending = begin(final, complete=takes_back)
+    # The classes the relaxed walks found to reach no goal: the game's searches pass
+    # their positions by.
+    dead_ends = DeadEnds()
+    prune = dead_ends.holds if early_proof and DEAD_ENDS else None
+
+    def pruned(search: _Search) -> _Search:
+        search.search.prune = prune
+        return search
+
+    ending = pruned(begin(final, complete=takes_back))
     # The proofs walk every move: never only whole runs (see TWO_DECK_FINAL).
     proving = replace(final, whole_runs=False)
     relaxations = list(RELAXATIONS if early_proof else ())  # those not begun yet
@@ -711,7 +729,14 @@ def _decide(
         # and 2 s, against 5,441), and the wins that follow them come too late. On the
         # slow deals of the tuning samples (59 with 1 cell, 52 with 2), unknown 11 -> 8
         # and 3 -> 1.
-        return begin(proving, complete=takes_back, depth_first=True, twins=relaxations.pop(0), fused=False)
+        walk = begin(
+            proving, complete=takes_back, depth_first=True, twins=relaxations.pop(0), fused=False,
+            dead_ends=prune is not None,
+        )
+        if prune is not None:
+            assert isinstance(walk.search, DepthFirst)
+            dead_ends.add(walk.problem, walk.search.dead)
+        return walk
 
     early = begin_relaxed()
     waiting = list(restarts)
@@ -730,7 +755,7 @@ def _decide(
         if budget.memory_short(0, reserve=max((budget.memory or 0) // 4, cap * BYTES_PER_POSITION)):
             later.clear()  # the proof has the memory left
             return None, 0
-        return begin(strategy), cap
+        return pruned(begin(strategy)), cap
 
     def won(found: _Search, run: SearchRun[State, Steps]) -> list[Step]:
         """The win ``found`` found, cut short once the proofs let go of their memory."""
@@ -759,7 +784,7 @@ def _decide(
         if run.outcome is Outcome.EXHAUSTED and ending.problem.whole_runs:
             # Only whole runs: no proof. FINAL goes on over every move, from the start.
             del ending, run
-            ending = begin(proving, complete=takes_back)
+            ending = pruned(begin(proving, complete=takes_back))
             continue
         if run.outcome is Outcome.EXHAUSTED and ending.problem.truncated:
             return None, SolveStatus.LIMIT_REACHED  # some fused steps left out: no proof
@@ -776,6 +801,7 @@ def _decide(
             elif cap is not None:
                 cap = RELAXED_SHARE * cap
             proof = early.search.run(budget, cap)
+            assert isinstance(early.search, DepthFirst)
             void = proof.outcome is Outcome.EXHAUSTED and early.problem.truncated  # proves nothing
             if proof.outcome is Outcome.EXHAUSTED and not void:
                 _remember_lost(lost[early.problem.twins], early.search)
@@ -791,7 +817,9 @@ def _decide(
             if proof.outcome is Outcome.FOUND or void or budget.for_memory:
                 # A tighter relaxed problem begins, if any. Where the walk could not
                 # spill (too few keys in memory to be worth it), the others keep what
-                # memory is left.
+                # memory is left (its dead ends too). Else its dead ends stay.
+                if budget.for_memory:
+                    early.search.dead.clear()
                 _drop(early, budget)
                 early = None
                 if budget.for_memory:
@@ -811,7 +839,7 @@ def _decide(
             # proves nothing more than the proof will).
             kept = ending if takes_back and not short else None
             del ending, run
-            ending = begin(proving, complete=takes_back, depth_first=True)
+            ending = pruned(begin(proving, complete=takes_back, depth_first=True))
             waiting.clear()
             if kept is not None:
                 behind, behind_cap = kept, kept.search.expanded + KEPT_ROOM * scale
