@@ -176,6 +176,17 @@ def test_the_site_plays_offline_after_the_first_visit(site_page: Page, site_url:
     Player(other, site_url).expect_moves(2)
 
 
+def _wait_for_workers(page: Page, workers: list[Worker], count: int) -> None:
+    """Wait until ``count`` workers have started, and no more: the api worker posts its
+    answer (the verdict shown) before the longer search's job, so the verdict may show
+    before the page has started that search's worker."""
+    deadline = time.monotonic() + 30
+    while len(workers) < count:
+        assert time.monotonic() < deadline, f"{len(workers)} workers started, not {count}"
+        page.wait_for_timeout(100)
+    assert len(workers) == count
+
+
 def test_the_site_searches_further_in_a_worker_it_ends_when_the_game_moves_on(site_page: Page, site_url: str) -> None:
     """Deal 982 with 2 cells needs 278,190 classes to prove lost, relaxed (the plain
     proof did not end within 60 s): the in-play search (300,000 positions) cannot, so a
@@ -188,7 +199,7 @@ def test_the_site_searches_further_in_a_worker_it_ends_when_the_game_moves_on(si
     wait_for_table(page)
     verdict = page.locator("#verdict")
     expect(verdict).to_have_text("Unknown so far: searching further…", timeout=LOADING)
-    assert len(workers) == 3  # the api, the solver and the longer search
+    _wait_for_workers(page, workers, 3)  # the api, the solver and the longer search
     longer = workers[2]
     ended: list[bool] = []
     longer.on("close", lambda _: ended.append(True))
@@ -199,4 +210,4 @@ def test_the_site_searches_further_in_a_worker_it_ends_when_the_game_moves_on(si
         assert time.monotonic() < deadline, "the longer search's worker was not ended"
         page.wait_for_timeout(100)
     expect(verdict).to_have_text("Unknown so far: searching further…", timeout=LOADING)
-    assert len(workers) == 4  # the new position's longer search
+    _wait_for_workers(page, workers, 4)  # the new position's longer search
