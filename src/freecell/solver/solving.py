@@ -801,7 +801,6 @@ def _decide(
             elif cap is not None:
                 cap = RELAXED_SHARE * cap
             proof = early.search.run(budget, cap)
-            assert isinstance(early.search, DepthFirst)
             void = proof.outcome is Outcome.EXHAUSTED and early.problem.truncated  # proves nothing
             if proof.outcome is Outcome.EXHAUSTED and not void:
                 _remember_lost(lost[early.problem.twins], early.search)
@@ -818,7 +817,7 @@ def _decide(
                 # A tighter relaxed problem begins, if any. Where the walk could not
                 # spill (too few keys in memory to be worth it), the others keep what
                 # memory is left (its dead ends too). Else its dead ends stay.
-                if budget.for_memory:
+                if budget.for_memory and isinstance(early.search, DepthFirst):
                     early.search.dead.clear()
                 _drop(early, budget)
                 early = None
