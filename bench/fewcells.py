@@ -3,6 +3,7 @@
     nice python bench/fewcells.py --rules app --cells 2 --sample 200
     nice python bench/fewcells.py --rules app --cells 1 --deals 1,9,90,140 --seconds 0
     nice python bench/fewcells.py --rules standard --cells 2 --sample 300 --seed 67 --longer
+    nice python bench/fewcells.py --rules app --cells 1 --deals 3972,8983 --along 6
 
 Each deal is solved from its start in a process of its own, forked from this one (so
 every figure is what a fresh in-play worker would see): by default under the in-play
@@ -36,8 +37,10 @@ import time
 
 from freecell import Deal, find_rules
 from freecell.advisor import HINT_LIMIT, LONGER_LIMIT
+from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, native, solve
+from freecell.solver import SearchLimit, SolveStatus, native, solve
+from freecell.web.hint import move_worth_trying
 
 # Deals the solver was tuned on, never drawn: Microsoft 1-1000 and 2001-2300 (the issue's
 # sample, with its hard deals 1, 9, 90 and 140). The samples of seeds 7 and 13 were tuned
@@ -52,8 +55,9 @@ from freecell.solver import SearchLimit, native, solve
 # and 307, Double FreeCell 359 and 367), then on 313 and 317 (app; standard 2 cells and
 # Baker's Game 313, Double FreeCell 373), and the app without a limit on 331 and in
 # play on 337, then in play on 379 and 383 (whose unknowns with 1 cell were solved
-# without a limit too) and 389 (app, dead ends: DEAD_ENDS in freecell.solver.solving):
-# measure them on seeds above 389, Double above 373 (173, 179 and 181 were drawn too).
+# without a limit too) and 389 (app, dead ends: DEAD_ENDS in freecell.solver.solving),
+# then 397 (app, dead ends kept across solves, --along): measure them on seeds above
+# 397, Double above 373 (173, 179 and 181 were drawn too).
 TUNED = frozenset(range(1, 1001)) | frozenset(range(2001, 2301))
 
 
@@ -77,14 +81,17 @@ def _status_kb(field: str) -> int:
 
 
 def solve_forked(
-    rules: Rules, number: int, limit: SearchLimit, *, cpu_clock: bool, follow: int = 0
+    rules: Rules, number: int, limit: SearchLimit, *, cpu_clock: bool, follow: int = 0, along: int = 0
 ) -> dict[str, object]:
     """Solve deal ``number`` in a forked child; its status, times, positions and peak.
     With ``cpu_clock`` the limit's seconds count the child's CPU time, not the wall
     clock: what the limit would allow on a core of its own. With ``follow``, then play
     that many random legal moves (seeded by the deal) and solve after each, in the same
     process, as the in-play worker would for a player who leaves the hinted line: the
-    CPU time of each of those solves is ``follow_cpu``."""
+    CPU time of each of those solves is ``follow_cpu``. With ``along``, while the verdict
+    is unknown, play the move the page then offers (``move_worth_trying``) and solve
+    again, in the same process, up to that many times, as a player who asks again after
+    each move: ``along`` holds each of those verdicts and ``along_cpu`` their CPU time."""
     reader, writer = os.pipe()
     parent_kb = _status_kb("VmRSS:")
     pid = os.fork()
@@ -97,7 +104,7 @@ def solve_forked(
         if cpu_clock:
             time.perf_counter = time.process_time  # the solver's budget reads this clock
         try:
-            position = Deal(rules, number).position()
+            position = start = Deal(rules, number).position()
             started, cpu = wall(), time.process_time()
             result = solve(position, rules, limit=limit)
             row = {
@@ -119,6 +126,8 @@ def solve_forked(
                 follow_cpu.append(time.process_time() - cpu)
             if follow:
                 row["follow_cpu"] = follow_cpu
+            if along and result.status is SolveStatus.LIMIT_REACHED:
+                row["along"], row["along_cpu"] = _play_along(start, rules, limit, along)
             row["peak_mb"] = (parent_kb + _status_kb("VmHWM:") - start_kb) / 1024
         except BaseException as error:  # reported by the parent
             row = {"deal": number, "status": f"error: {type(error).__name__}: {error}"}
@@ -134,6 +143,26 @@ def solve_forked(
         return {"deal": number, "status": "error: the child died (killed?)"}
     row: dict[str, object] = json.loads(b"".join(chunks))
     return row
+
+
+def _play_along(position: Position, rules: Rules, limit: SearchLimit, moves: int) -> tuple[list[str], list[float]]:
+    """The verdicts (and their CPU times) of the positions a player reaches who plays
+    the move offered while the verdict is unknown, up to ``moves`` moves from
+    ``position``, whose verdict is unknown."""
+    verdicts: list[str] = []
+    times: list[float] = []
+    before = None
+    status = SolveStatus.LIMIT_REACHED
+    while status is SolveStatus.LIMIT_REACHED and len(verdicts) < moves:
+        move = move_worth_trying(position, rules, undone=before)
+        if move is None:
+            break
+        before, position = position, position.apply(move, rules)
+        cpu = time.process_time()
+        status = solve(position, rules, limit=limit).status
+        times.append(time.process_time() - cpu)
+        verdicts.append(status.value)
+    return verdicts, times
 
 
 def report(label: str, rows: list[dict[str, object]]) -> None:
@@ -164,6 +193,17 @@ def report(label: str, rows: list[dict[str, object]]) -> None:
             f"  p90 {percentile(follow, 0.9):.0f}  p99 {percentile(follow, 0.99):.0f}  max {max(follow):.0f} ms"
         )
     unknown = [str(row["deal"]) for row in rows if row["status"] == "limit-reached"]
+    along = [row for row in good if row["status"] == "limit-reached" and "along" in row]
+    if along:
+        verdicts = [list(row["along"]) for row in along]  # type: ignore[call-overload]
+        still = [str(row["deal"]) for row, seen in zip(along, verdicts, strict=True) if "limit-reached" in seen[-1:]]
+        times = [1000 * float(cpu) for row in along for cpu in row["along_cpu"]]  # type: ignore[attr-defined]
+        print(
+            f"{label}:   along the games left unknown, the move offered played while unknown: "
+            f"{sum(seen.count('limit-reached') for seen in verdicts)} of {sum(map(len, verdicts))} positions "
+            f"answered unknown again; {len(still)} of {len(along)} games still unknown after their last "
+            f"({', '.join(still) or 'none'}); CPU p50 {percentile(times, 0.5):.0f}  p90 {percentile(times, 0.9):.0f} ms"
+        )
     if unknown:
         print(f"{label}:   unknown: {', '.join(unknown)}")
     slowest = sorted(good, key=lambda row: float(row["cpu"]), reverse=True)[:5]  # type: ignore[arg-type]
@@ -195,6 +235,10 @@ def main() -> None:
         "--follow", type=int, default=0, help="then play this many random moves, solving after each"
     )
     parser.add_argument(
+        "--along", type=int, default=0,
+        help="where unknown, play the move offered and solve again, up to this many times",
+    )
+    parser.add_argument(
         "--longer", action="store_true",
         help="then solve each deal left unknown again within the longer limit, as the server does in play",
     )
@@ -222,7 +266,9 @@ def main() -> None:
     )
     rows = []
     for number in deals:
-        row = solve_forked(rules, number, limit, cpu_clock=options.clock == "cpu", follow=options.follow)
+        row = solve_forked(
+            rules, number, limit, cpu_clock=options.clock == "cpu", follow=options.follow, along=options.along
+        )
         rows.append(row)
         if options.deals and len(deals) <= 20:
             print(f"  {json.dumps(row)}", flush=True)
