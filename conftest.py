@@ -1,10 +1,13 @@
 """Settings for the whole test suite (here at the root, beside pyproject.toml)."""
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
+from freecell.solver import solving
 from freecell.solver.native import COMPILED
 
 # tests/ on the import path, so that the browser tests (in tests/browser/) can import the
@@ -20,3 +23,11 @@ settings.load_profile("freecell")
 # The modules the solver may run compiled are loaded from the build, so --doctest-modules
 # would refuse their sources; they hold no doctests (tests/test_native.py checks).
 collect_ignore = [f"src/freecell/solver/{name}.py" for name in COMPILED]
+
+
+@pytest.fixture(autouse=True)
+def _no_loss_remembered_from_another_test() -> Iterator[None]:
+    """Each test begins with no loss that the solver remembers (``solving._LOST``): what
+    one test's solves found lost would else decide another's sooner."""
+    solving._LOST.clear()
+    yield

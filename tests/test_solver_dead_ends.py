@@ -18,9 +18,10 @@ from tests.test_solver import assert_wins, in_play
 from tests.test_solver_twins import EVERY_RELAXATION, LOOSEST, relaxed, tables_with_runs
 
 from freecell import Deal, find_rules
-from freecell.position import Position
+from freecell.position import Move, Place, Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solving
+from freecell.solver.board import DeadEnds, FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import Budget, Outcome
 
@@ -193,6 +194,67 @@ def test_dead_ends_decide_a_loss_the_walks_alone_cannot_within_the_limit(monkeyp
     monkeypatch.setattr(solving, "_LOST", {})
     monkeypatch.setattr(solving, "DEAD_ENDS", False)
     assert solve(position, APP_1, limit=limit).status is SolveStatus.LIMIT_REACHED
+
+
+def test_dead_ends_of_each_kind_are_asked_in_their_own_keys() -> None:
+    """Sets of classes and sets of positions (a relaxed walk's, a proof's) may lie in one
+    ``DeadEnds``, in any order: a position is passed by when its key of some kind is in
+    a set of that kind."""
+    position = Deal(APP_1, 3972).position()
+    game = FreeCellProblem(APP_1, complete=True)  # no twins: its keys are positions
+    loose = relaxed(APP_1, LOOSEST)
+    state = game.initial(position)[0]
+    assert game.key(state) != loose.key(state)
+    for kinds in ([game, loose], [loose, game]):
+        dead_ends = DeadEnds()
+        for problem in kinds:
+            dead_ends.add(problem, {b"another key"})
+        assert not dead_ends.holds(state)
+        dead_ends.add(loose, {game.key(state)})  # a key of the other kind
+        assert not dead_ends.holds(state)
+        dead_ends.add(kinds[0], {kinds[0].key(state)})
+        assert dead_ends.holds(state)
+
+
+def test_a_later_solve_of_the_game_goes_on_past_the_dead_ends_an_earlier_one_found() -> None:
+    """App, 1 cell, deal 3972 (lost): its first walk runs out after 195,085 classes. A
+    solve of the deal stops at 150,000 positions; a solve of the position one move on
+    (the sixth column's top card onto the second column), with the same limit, passes
+    by the classes the first found dead and proves the loss. With nothing remembered,
+    it too stops at the limit."""
+    start = Deal(APP_1, 3972).position()
+    limit = SearchLimit(positions=150_000)
+    assert solve(start, APP_1, limit=limit).status is SolveStatus.LIMIT_REACHED
+    assert any(solving._LOST.values())  # the dead ends it found
+    later = start.apply(Move(Place.column(5), Place.column(1), 1), APP_1)
+    assert solve(later, APP_1, limit=limit).status is SolveStatus.UNSOLVABLE
+    solving._LOST.clear()
+    assert solve(later, APP_1, limit=limit).status is SolveStatus.LIMIT_REACHED
+
+
+def test_the_dead_ends_kept_for_later_solves_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a solve's walks found dead is kept only within ``LOST_KEPT`` keys in all."""
+    position = Deal(APP_1, 3972).position()
+    limit = SearchLimit(positions=150_000)
+    solve(position, APP_1, limit=limit)
+    found = sum(map(len, solving._LOST.values()))
+    assert found > 50_000
+    solving._LOST.clear()
+    monkeypatch.setattr(solving, "LOST_KEPT", 50_000)
+    solve(position, APP_1, limit=limit)
+    assert sum(map(len, solving._LOST.values())) <= 50_000
+
+
+def test_a_later_solve_that_passes_remembered_dead_ends_by_still_wins() -> None:
+    """App, 1 cell, deal 16187 (won past many dead classes): a solve stopped early
+    leaves its dead ends, and a later solve of the deal that passes them by wins; the
+    moves replay to a win."""
+    position = Deal(APP_1, 16187).position()
+    assert solve(position, APP_1, limit=SearchLimit(positions=60_000)).status is SolveStatus.LIMIT_REACHED
+    assert any(solving._LOST.values())
+    result = solve(position, APP_1, limit=SearchLimit(positions=2_000_000))
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(position, APP_1, result.moves)
 
 
 @pytest.mark.parametrize("number", [16187, 26030])

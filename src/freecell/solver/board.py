@@ -1324,27 +1324,42 @@ class FreeCellProblem:
 
 
 class DeadEnds:
-    """The classes of relaxed problems (see the module docstring) that a depth-first
-    walk found to reach no goal (``DepthFirst`` with ``dead_ends``): the walk's goals
+    """The classes of relaxed problems (see the module docstring) known to reach no goal:
+    those a depth-first walk found so (``DepthFirst`` with ``dead_ends``: the walk's goals
     include every game's goal, and from every position of a class the game's moves lead
-    to classes the walk saw from it, so no position of such a class can be won. The
+    to classes the walk saw from it, so no position of such a class can be won), and
+    those a solve before this one left (:data:`~freecell.solver.solving._LOST`). The
     game's searches pass such positions by (:meth:`holds`) as they would a position
-    already seen."""
+    already seen. The sets are kept by the kind of key they hold, so a position's key of
+    each kind is made once."""
 
     def __init__(self) -> None:
-        self.walks: list[tuple[FreeCellProblem, set[bytes]]] = []
+        # Each set, with the problem it came from and a problem that makes its kind of
+        # key (the first added of that kind): the sets of a kind lie side by side.
+        self.sets: list[tuple[FreeCellProblem, FreeCellProblem, set[bytes]]] = []
 
     def add(self, relaxed: FreeCellProblem, dead: set[bytes]) -> None:
-        """Pass by the positions whose class in ``relaxed`` is in ``dead`` (a set that
-        the walk adds to as it goes)."""
-        self.walks.append((relaxed, dead))
+        """Pass by the positions whose key in ``relaxed`` is in ``dead`` (a set that may
+        grow as its walk goes on). ``relaxed`` may be the game's own problem (no
+        twins): its keys are positions, not classes."""
+        for index, (maker, _, _) in enumerate(self.sets):
+            if maker.twins == relaxed.twins and maker.classes == relaxed.classes:
+                self.sets.insert(index, (maker, relaxed, dead))
+                return
+        self.sets.append((relaxed, relaxed, dead))
 
     def holds(self, state: State) -> bool:
         """Whether ``state`` lies in a class known to reach no goal."""
-        for relaxed, dead in self.walks:  # noqa: SIM110 (a loop, compiled, costs less than any())
+        keyed: FreeCellProblem | None = None  # the maker of ``key``
+        key = b""
+        for maker, relaxed, dead in self.sets:
             # A relaxed problem that left some steps out proves nothing.
-            if dead and not relaxed.truncated and relaxed.key(state) in dead:
-                return True
+            if dead and not relaxed.truncated:
+                if maker is not keyed:
+                    key = maker.key(state)
+                    keyed = maker
+                if key in dead:
+                    return True
         return False
 
 

@@ -55,7 +55,7 @@ it is returned.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -342,7 +342,14 @@ RELAXED_SHARE: Final = 2
 # decided (16187, 10494, 12682, 31485) against 1, and 1 of 13 with 2 cells (7301
 # proven; 14753, won at 2.8 s without, now stops at the clock) against 1; the slow
 # tuning deals (53 and 48) and a fresh sample (seed 389, 300 deals with 1 and with 2
-# cells) the same verdicts, CPU p90 141 ms against 134 and 104 against 107.
+# cells) the same verdicts, CPU p90 141 ms against 134 and 104 against 107. Dead
+# ends outlive their solve (see _LOST): the next solves of the game pass them by, and
+# its walks take them as classes seen. Played along from the held-out unknowns, the
+# move offered (bench/fewcells.py --along 6) while the verdict is unknown, one game a
+# process: with 1 cell, of the 13 games, 19 of the 32 positions met after the start
+# answered unknown again, against 36 of 47 when only proofs were kept, and none was
+# still unknown after 6 moves, against 2; with 2 cells, 14 of 26 against 32 of 41, and
+# none against 4.
 DEAD_ENDS: Final = True
 # Where a relaxed walk meets a goal, a depth-first search of the game from the last
 # position on its way there before its first twin step (see _decide), with room for
@@ -570,8 +577,14 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             break
     if steps is None and status is not SolveStatus.UNSOLVABLE:
         tight = _tight(rules)
+        # What the solves before this one found lost, and what this one's walks find.
+        dead_ends = DeadEnds()
+        for twins, keys in lost.items():
+            if keys and relaxable:
+                dead_ends.add(_key_maker(rules, twins) if twins else exhaustive, keys)
+        walked: list[tuple[int, set[bytes]]] = []
         steps, status = _decide(
-            begin, follow, budget, scale, lost, takes_back=rules.takes_back,
+            begin, follow, budget, scale, lost, dead_ends, walked, takes_back=rules.takes_back,
             final=(TWO_CELL_FINAL if rules.cells == 2 else TIGHT_FINAL) if tight else (
                 FINAL if rules.decks == 1 else TWO_DECK_FINAL
             ),
@@ -580,6 +593,8 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             late=LATE_PLAN if tight else (),
             early_proof=tight and relaxable,
         )
+        for twins, dead in walked:
+            _keep_lost(lost[twins], dead)
 
     moves: list[str] = []
     if steps is not None:
@@ -657,6 +672,8 @@ def _decide(
     budget: Budget,
     scale: int,
     lost: dict[int, set[bytes]],
+    dead_ends: DeadEnds,
+    walked: list[tuple[int, set[bytes]]],
     *,
     takes_back: bool,
     final: Strategy,
@@ -703,11 +720,12 @@ def _decide(
     would take tens of millions of positions over (app, 1 cell, 6123 at 300 MB:
     proven in 23 s; when the walk was dropped there, undecided after 600 s). Until its
     goal the walk finds dead ends too (see :data:`DEAD_ENDS`): FINAL, the proof and the
-    late searches pass by the positions whose class is one of them.
+    late searches pass by the positions whose class is one of them, and so by those
+    that ``dead_ends`` holds from the solves before this one (see :data:`_LOST`). Each
+    walk's dead ends are added to ``walked`` with its twins, for the solves after it.
     """
     # The classes the relaxed walks found to reach no goal: the game's searches pass
     # their positions by.
-    dead_ends = DeadEnds()
     prune = dead_ends.holds if early_proof and DEAD_ENDS else None
 
     def pruned(search: _Search) -> _Search:
@@ -736,6 +754,10 @@ def _decide(
         if prune is not None:
             assert isinstance(walk.search, DepthFirst)
             dead_ends.add(walk.problem, walk.search.dead)
+            walked.append((walk.problem.twins, walk.search.dead))
+            # The classes known lost already: passed by as classes seen, whose components
+            # are closed (they reach no goal), so Tarjan's bookkeeping holds.
+            walk.search.seen.update(lost[walk.problem.twins])
         return walk
 
     early = begin_relaxed()
@@ -898,15 +920,22 @@ def _drop(search: _Search, budget: Budget) -> None:
 # the table (a prepared position may leave some out): so the keys are kept apart by the
 # cards missing too, and by their kind: a proof over a relaxed problem (twins: see
 # board.py; 0 for none) keeps the keys of the classes it saw, every position of which
-# is lost. At most LOST_KEPT keys are kept (about 150 bytes each).
+# is lost, and so does a walk that found dead ends (see DEAD_ENDS), however its solve
+# ended. The next solves pass those positions by too (see _decide). At most LOST_KEPT
+# keys are kept (about 150 bytes each).
 _LOST: Final[dict[tuple[Rules, bytes, int], set[bytes]]] = {}
 LOST_KEPT: Final = 300_000
+
+
+def _key_maker(rules: Rules, twins: int) -> FreeCellProblem:
+    """A relaxed problem ``twins`` whose keys are the classes its walks see."""
+    return FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
 
 
 def _relaxed_key(position: Position, rules: Rules, twins: int) -> bytes:
     """The class of ``position``, its safe cards sent home, in the relaxed problem
     ``twins``."""
-    relaxed = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
+    relaxed = _key_maker(rules, twins)
     return relaxed.key(relaxed.initial(position)[0])
 
 
@@ -925,13 +954,18 @@ def _missing(position: Position, rules: Rules) -> bytes:
 def _remember_lost(lost: set[bytes], search: AnySearch) -> None:
     """Keep the keys of the positions an exhausted search over the exhaustive problem
     saw (all lost), forgetting the older ones rather than growing past LOST_KEPT."""
-    seen = search.seen if isinstance(search, DepthFirst) else search.came_from.keys()
-    if len(seen) > LOST_KEPT:
+    _keep_lost(lost, search.seen if isinstance(search, DepthFirst) else search.came_from.keys())
+
+
+def _keep_lost(lost: set[bytes], keys: Collection[bytes]) -> None:
+    """Add ``keys`` (all lost) to ``lost``, one of :data:`_LOST`'s sets, forgetting
+    the older ones rather than growing past LOST_KEPT."""
+    if not keys or len(keys) > LOST_KEPT:
         return
-    if sum(map(len, _LOST.values())) + len(seen) > LOST_KEPT:
-        for keys in _LOST.values():
-            keys.clear()
-    lost.update(seen)
+    if sum(map(len, _LOST.values())) + len(keys) > LOST_KEPT:
+        for kept in _LOST.values():
+            kept.clear()
+    lost.update(keys)
 
 
 def _winning_steps(found: _Search, run: SearchRun[State, Steps], budget: Budget) -> list[Step]:
