@@ -245,6 +245,20 @@ def test_the_dead_ends_kept_for_later_solves_are_bounded(monkeypatch: pytest.Mon
     assert sum(map(len, solving._LOST.values())) <= 50_000
 
 
+def test_keys_kept_again_count_once_toward_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A walk that proves a loss keeps the classes it saw, its dead ends among them:
+    keeping those again adds nothing, and forgets nothing kept before. Past the bound,
+    the older keys go."""
+    monkeypatch.setattr(solving, "LOST_KEPT", 3)
+    other = solving._LOST.setdefault((APP_1, b"", LOOSEST), {b"class"})
+    kept = solving._LOST.setdefault((APP_1, b"", 0), set())
+    solving._keep_lost(kept, {b"a", b"b"})
+    solving._keep_lost(kept, {b"a", b"b"})
+    assert kept == {b"a", b"b"} and other == {b"class"}
+    solving._keep_lost(kept, {b"c"})
+    assert kept == {b"c"} and not other
+
+
 def test_a_later_solve_that_passes_remembered_dead_ends_by_still_wins() -> None:
     """App, 1 cell, deal 16187 (won past many dead classes): a solve stopped early
     leaves its dead ends, and a later solve of the deal that passes them by wins; the

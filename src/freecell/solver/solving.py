@@ -962,7 +962,9 @@ def _keep_lost(lost: set[bytes], keys: Collection[bytes]) -> None:
     the older ones rather than growing past LOST_KEPT."""
     if not keys or len(keys) > LOST_KEPT:
         return
-    if sum(map(len, _LOST.values())) + len(keys) > LOST_KEPT:
+    # Only the keys not kept yet count (a walk's dead ends are among the classes it saw).
+    added = sum(1 for key in keys if key not in lost) if lost else len(keys)
+    if sum(map(len, _LOST.values())) + added > LOST_KEPT:
         for kept in _LOST.values():
             kept.clear()
     lost.update(keys)
