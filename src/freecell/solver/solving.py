@@ -922,9 +922,13 @@ def _drop(search: _Search, budget: Budget) -> None:
 # board.py; 0 for none) keeps the keys of the classes it saw, every position of which
 # is lost, and so does a walk that found dead ends (see DEAD_ENDS), however its solve
 # ended. The next solves pass those positions by too (see _decide). At most LOST_KEPT
-# keys are kept (about 150 bytes each).
+# keys are kept in all (about 150 bytes each), the older forgotten past it. A game whose
+# positions stay unknown keeps 100,000 or more dead classes a solve: with 300,000, app 1
+# cell, 30163 forgot them after its third and was still unknown six moves on (played
+# along as at DEAD_ENDS); with 600,000 it was proven at the fourth (peak 225 MB against
+# 187).
 _LOST: Final[dict[tuple[Rules, bytes, int], set[bytes]]] = {}
-LOST_KEPT: Final = 300_000
+LOST_KEPT: Final = 600_000
 
 
 def _key_maker(rules: Rules, twins: int) -> FreeCellProblem:
