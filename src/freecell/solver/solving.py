@@ -577,11 +577,14 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             break
     if steps is None and status is not SolveStatus.UNSOLVABLE:
         tight = _tight(rules)
-        # What the solves before this one found lost, and what this one's walks find.
+        early_proof = tight and relaxable
+        # What the solves before this one found lost (see _decide), and what this one's
+        # walks find.
         dead_ends = DeadEnds()
-        for twins, keys in lost.items():
-            if keys and relaxable:
-                dead_ends.add(_key_maker(rules, twins) if twins else exhaustive, keys)
+        if early_proof and DEAD_ENDS:
+            for twins, keys in lost.items():
+                if keys:
+                    dead_ends.add(_key_maker(rules, twins) if twins else exhaustive, keys)
         walked: list[tuple[int, set[bytes]]] = []
         steps, status = _decide(
             begin, follow, budget, scale, lost, dead_ends, walked, takes_back=rules.takes_back,
@@ -591,7 +594,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             restarts=() if tight else RESTARTS,
             hand_over_at=TIGHT_HANDOVER * scale if tight else None,
             late=LATE_PLAN if tight else (),
-            early_proof=tight and relaxable,
+            early_proof=early_proof,
         )
         for twins, dead in walked:
             _keep_lost(lost[twins], dead)
