@@ -183,7 +183,6 @@ def test_no_position_that_can_be_won_lies_in_a_dead_class(
 
 
 APP_1 = find_rules("app", cells=1)
-NEVER = 10**9  # FUSED_WALK_FROM: no walk gives way to a fused one
 
 
 def test_dead_ends_decide_a_loss_the_walks_alone_cannot_within_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -197,20 +196,6 @@ def test_dead_ends_decide_a_loss_the_walks_alone_cannot_within_the_limit(monkeyp
     assert solve(position, APP_1, limit=limit).status is SolveStatus.UNSOLVABLE
     monkeypatch.setattr(solving, "_LOST", {})
     monkeypatch.setattr(solving, "DEAD_ENDS", False)
-    assert solve(position, APP_1, limit=limit).status is SolveStatus.LIMIT_REACHED
-
-
-def test_a_walk_long_without_a_goal_gives_way_to_a_fused_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    """App, 1 cell, deal 3972 (lost): its first relaxed walk runs out after 195,085
-    classes taking cards back one at a time, and after 60,238 fused. Giving way to a
-    fused walk (which passes by the first's dead classes) once it has seen
-    ``FUSED_WALK_FROM`` classes without a goal, the solve proves the loss within 130,000
-    positions; where the walk never gives way, it stops at that limit."""
-    position = Deal(APP_1, 3972).position()
-    limit = SearchLimit(positions=130_000)
-    assert solve(position, APP_1, limit=limit).status is SolveStatus.UNSOLVABLE
-    solving._LOST.clear()
-    monkeypatch.setattr(solving, "FUSED_WALK_FROM", NEVER)
     assert solve(position, APP_1, limit=limit).status is SolveStatus.LIMIT_REACHED
 
 
@@ -234,16 +219,12 @@ def test_dead_ends_of_each_kind_are_asked_in_their_own_keys() -> None:
         assert dead_ends.holds(state)
 
 
-def test_a_later_solve_of_the_game_goes_on_past_the_dead_ends_an_earlier_one_found(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """App, 1 cell, deal 3972 (lost): its first walk runs out after 195,085 classes,
-    when it never gives way to a fused walk (which proves the loss sooner). A solve of
-    the deal stops at 150,000 positions; a solve of the position one move on (the sixth
-    column's top card onto the second column), with the same limit, passes by the
-    classes the first found dead and proves the loss. With nothing remembered, it too
-    stops at the limit."""
-    monkeypatch.setattr(solving, "FUSED_WALK_FROM", NEVER)
+def test_a_later_solve_of_the_game_goes_on_past_the_dead_ends_an_earlier_one_found() -> None:
+    """App, 1 cell, deal 3972 (lost): its first walk runs out after 195,085 classes. A
+    solve of the deal stops at 150,000 positions; a solve of the position one move on
+    (the sixth column's top card onto the second column), with the same limit, passes
+    by the classes the first found dead and proves the loss. With nothing remembered,
+    it too stops at the limit."""
     start = Deal(APP_1, 3972).position()
     limit = SearchLimit(positions=150_000)
     assert solve(start, APP_1, limit=limit).status is SolveStatus.LIMIT_REACHED

@@ -351,32 +351,6 @@ RELAXED_SHARE: Final = 2
 # still unknown after 6 moves, against 2; with 2 cells, 14 of 26 against 32 of 41, and
 # none against 4.
 DEAD_ENDS: Final = True
-# A relaxed walk takes cards back from home one at a time, not fused (see board.py): a
-# fused walk proves many losses over far fewer classes (app 1 cell, 6123: 157,287
-# against 672,038; 3972: 60,238 against 195,085), but meets its goals later, at a
-# dearer class (31589: 70,177 classes and 2 s, against 5,441), and the wins that follow
-# them came too late. So the walk begins unfused, and with one cell, where the complete
-# problem fuses (one deck, take-back rules), a walk that has seen this many classes
-# (times decks squared) without meeting a goal gives way to a fused walk over the same
-# relaxation, which takes the first walk's dead classes as seen: so long without a
-# goal, the deal is most likely lost. App 1 cell, in play (CPU, one run at a time): of
-# the 17 held-out unknowns of seeds 281-317, 11 left unknown against 13 (9618 and 3972
-# proven); of the 53 slow tuning deals, 4 against 3 (8451, lost, proven in 1.6 s
-# before: the unfused walk's dead ends let the last search run out), CPU p90 1,254
-# against 1,603 ms; fresh samples (seeds 409 and 419, 300 deals each) the same
-# verdicts. Without a limit (30 s, 1 GB), the 17 held-out unknowns: 3972 4.0 -> 1.4 s,
-# 9618 5.8 -> 2.6 s, 30163 14.4 -> 6.8 s, 20458 7.3 -> 4.0 s, 7017 7.6 -> 4.5 s, 6846
-# 5.5 -> 4.3 s, median 0.96x; but 8983, proven in 25.1 s, took 29.5 s (its fused walk
-# needed 850,911 classes at 22.6 us against 883,138 at 16.8 us). Switched after
-# 20,000 classes, the same verdicts in play; after 60,000 or 80,000, 13 and 12 of the
-# 17 left unknown. Not with two cells (app, the
-# 13 held-out unknowns): in play 4336 and 13705 proven but 7301 not; without a limit
-# 0.61-3.75x, median 1.12x (7301: 2.9 -> 10.9 s, its fused walk meeting a goal after
-# 64,297 classes where the unfused one ran 172,001 without one, and its dead ends
-# let the last search run out). Taking turns from the start, or after 40,000 classes,
-# rather than switching, cost the slow deals more (app 1 cell, CPU p90 2,154 and 1,771
-# against 1,603 ms) and decided no more.
-FUSED_WALK_FROM: Final = 40_000
 # Where a relaxed walk meets a goal, a depth-first search of the game from the last
 # position on its way there before its first twin step (see _decide), with room for
 # FOLLOW positions. Standard rules, 2 cells, 1216 (no other search had won within 1.1
@@ -621,7 +595,6 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             hand_over_at=TIGHT_HANDOVER * scale if tight else None,
             late=LATE_PLAN if tight else (),
             early_proof=early_proof,
-            fusable=exhaustive.fuses and rules.cells == 1,
         )
         for twins, dead in walked:
             _keep_lost(lost[twins], dead)
@@ -711,7 +684,6 @@ def _decide(
     hand_over_at: int | None,
     late: tuple[Strategy, ...] = (),
     early_proof: bool = False,
-    fusable: bool = False,
 ) -> tuple[list[Step] | None, SolveStatus]:
     """After the portfolio: ``final`` (:data:`FINAL`, :data:`TIGHT_FINAL` or
     :data:`TWO_DECK_FINAL`), the search that runs to its end (which alone can prove a
@@ -746,9 +718,7 @@ def _decide(
     game cannot reach, so now and then it meets a goal though the deal is lost (app, 2
     cells, 13233, after 47,718 classes), and it cannot win: a goal it meets proves
     nothing, and the next of :data:`RELAXATIONS`, if any, begins once FINAL has given
-    way to the proof. With ``fusable`` (one cell, and the complete problem fuses its
-    take-backs), a walk that has seen :data:`FUSED_WALK_FROM` classes without meeting a goal gives way
-    to a fused walk over the same relaxation. Near the memory limit the walk spills its keys to disk as the
+    way to the proof. Near the memory limit the walk spills its keys to disk as the
     proof does, and goes on: it is what proves the lost deals that the plain proof
     would take tens of millions of positions over (app, 1 cell, 6123 at 300 MB:
     proven in 23 s; when the walk was dropped there, undecided after 600 s). Until its
@@ -770,27 +740,37 @@ def _decide(
     proving = replace(final, whole_runs=False)
     relaxations = list(RELAXATIONS if early_proof else ())  # those not begun yet
 
-    def begin_walk(twins: int, *, fused: bool, known_dead: Collection[bytes] = ()) -> _Search:
-        """A relaxed walk: ``known_dead`` are classes known to reach no goal, besides
-        those the solves before this one found (see _LOST). They are passed by as
-        classes seen, whose components are closed, so Tarjan's bookkeeping holds."""
+    def begin_relaxed() -> _Search | None:
+        """The next relaxed proof, if any is left."""
+        if not relaxations:
+            return None
+        # Cards come back one at a time there, not fused (see board.py): a fused walk
+        # proves some losses over far fewer classes (app 1 cell, 6123: 157,287 against
+        # 672,038), but meets its goals later, at a dearer class (31589: 70,177 classes
+        # and 2 s, against 5,441), and the wins that follow them come too late. On the
+        # slow deals of the tuning samples (59 with 1 cell, 52 with 2), unknown 11 -> 8
+        # and 3 -> 1. Measured and not kept: with one cell, a walk that had seen 40,000
+        # classes without a goal giving way to a fused walk over the same relaxation
+        # (taking the first's dead classes as seen). Without a limit some losses came
+        # far sooner (app 1 cell: 3972 4.0 -> 1.4 s, 9618 5.8 -> 2.6 s, 30163 14.4 ->
+        # 6.8 s; median 0.96x over 17 held-out unknowns), but 8983 took 29.5 s against
+        # 25.1. In play it proved 2 more of those 17 and 1 fewer of the 53 slow tuning
+        # deals (8451: the unfused walk's dead ends let the last search run out), and on
+        # fresh samples (seeds 409, 419, 421, 431: 1,200 deals) it decided none more and
+        # one fewer: 31965, where a fused class cost 70 us against 9 (its fused steps
+        # are many). With two cells, without a limit, median 1.12x (7301 2.9 -> 10.9 s).
         walk = begin(
-            proving, complete=takes_back, depth_first=True, twins=twins, fused=fused, dead_ends=prune is not None,
+            proving, complete=takes_back, depth_first=True, twins=relaxations.pop(0), fused=False,
+            dead_ends=prune is not None,
         )
         if prune is not None:
             assert isinstance(walk.search, DepthFirst)
             dead_ends.add(walk.problem, walk.search.dead)
             walked.append((walk.problem.twins, walk.search.dead))
+            # The classes known lost already: passed by as classes seen, whose components
+            # are closed (they reach no goal), so Tarjan's bookkeeping holds.
             walk.search.seen.update(lost[walk.problem.twins])
-            walk.search.seen.update(known_dead)
         return walk
-
-    def begin_relaxed() -> _Search | None:
-        """The next relaxed proof, if any is left. Cards come back one at a time there,
-        not fused, until it gives way to a fused walk (see FUSED_WALK_FROM)."""
-        if not relaxations:
-            return None
-        return begin_walk(relaxations.pop(0), fused=False)
 
     early = begin_relaxed()
     waiting = list(restarts)
@@ -867,21 +847,7 @@ def _decide(
                 if followed.outcome is Outcome.FOUND:
                     return won(following, followed), SolveStatus.SOLVED
                 del following, followed
-            if (
-                proof.outcome is Outcome.LIMIT
-                and fusable
-                and not early.problem.fuses
-                and early.search.expanded >= FUSED_WALK_FROM * scale
-                and not budget.for_memory
-            ):
-                # Long without a goal: most likely lost, and a fused walk over the same
-                # relaxation proves most losses over far fewer classes.
-                assert isinstance(early.search, DepthFirst)
-                fused = begin_walk(early.problem.twins, fused=True, known_dead=early.search.dead)
-                _drop(early, budget)
-                early = fused
-                del fused
-            elif proof.outcome is Outcome.FOUND or void or budget.for_memory:
+            if proof.outcome is Outcome.FOUND or void or budget.for_memory:
                 # A tighter relaxed problem begins, if any. Where the walk could not
                 # spill (too few keys in memory to be worth it), the others keep what
                 # memory is left (its dead ends too). Else its dead ends stay.
