@@ -56,8 +56,11 @@ from freecell.web.hint import move_worth_trying
 # Baker's Game 313, Double FreeCell 373), and the app without a limit on 331 and in
 # play on 337, then in play on 379 and 383 (whose unknowns with 1 cell were solved
 # without a limit too) and 389 (app, dead ends: DEAD_ENDS in freecell.solver.solving),
-# then 397 (app, dead ends kept across solves, --along): measure them on seeds above
-# 397, Double above 373 (173, 179 and 181 were drawn too).
+# then 397 (app, dead ends kept across solves, --along), then 401 (standard 2 cells,
+# Baker's Game, Double FreeCell) and 409 to 443 (app 1 cell 409, 419, 421, 431; app 2
+# cells 409, 419; standard 2 cells 433, 439, 443: nothing was kept that they were
+# drawn for, but their unknowns were looked at): measure them on seeds above 443,
+# Double above 401 (173, 179 and 181 were drawn too).
 TUNED = frozenset(range(1, 1001)) | frozenset(range(2001, 2301))
 
 
