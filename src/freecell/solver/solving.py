@@ -771,9 +771,6 @@ def _decide(
             assert isinstance(walk.search, DepthFirst)
             dead_ends.add(walk.problem, walk.search.dead)
             walked.append((walk.problem.twins, walk.search.dead))
-            # The classes known lost already: passed by as classes seen, whose components
-            # are closed (they reach no goal), so Tarjan's bookkeeping holds.
-            walk.search.seen.update(lost[walk.problem.twins])
         return walk
 
     early = begin_relaxed()
@@ -838,6 +835,15 @@ def _decide(
                 cap = RELAXED_SHARE * min(LATE_SLICE * scale, behind_cap)
             elif cap is not None:
                 cap = RELAXED_SHARE * cap
+            if prune is not None and early.search.expanded == 1:
+                # Its first turn (a walk counts its start as expanded from the outset;
+                # should a turn end before it expands another, this is done again, to
+                # the same effect). The classes known lost already (as many as LOST_KEPT,
+                # which takes tens of ms to copy: most solves end before this turn) are
+                # passed by as classes seen, whose components are closed (they reach no
+                # goal), so Tarjan's bookkeeping holds.
+                assert isinstance(early.search, DepthFirst)
+                early.search.seen.update(lost[early.problem.twins])
             proof = early.search.run(budget, cap)
             void = proof.outcome is Outcome.EXHAUSTED and early.problem.truncated  # proves nothing
             if proof.outcome is Outcome.EXHAUSTED and not void:
