@@ -268,7 +268,15 @@ SLICE: Final = 2_000
 # In a tight game a relaxed proof (twins: see board.py) takes turns with FINAL once
 # FINAL has expanded EARLY_FROM positions (most deals decided there are decided sooner),
 # EARLY_SLICE positions after each of FINAL's SLICE (a position costs it about half as
-# much).
+# much). The walk's dead ends help FINAL's wins too: alone, without them, TIGHT_FINAL
+# had not won app 1 cell 12633 after 400,000 positions; beside the walk (a 10 s limit)
+# it wins at its 61,375th.
+# Measured again (session 35) on the 26 deals that the samples of 3,000 of seed 457
+# left unknown (app 1 cell 13, app 2 cells 8, standard 2 cells 5), in play: turns of
+# 2,000, 3,000, 6,000 and 8,000 decided 3, 1, 3 and 4 of them. With 8,000, over the
+# samples' deals that took 0.5 s or more (88, 93 and 76, those 26 among them), 11, 8
+# and 4 were left unknown against 13, 8 and 5, but 11759 (1 cell) and 7302 (2 cells)
+# newly so: no more than the noise of a set chosen on the turns of 4,000. Not kept.
 EARLY_SLICE: Final = 4_000
 EARLY_FROM: Final = 10_000
 # The relaxed proofs, one after another: the next begins where the one before met a goal
@@ -353,7 +361,14 @@ RELAXED_SHARE: Final = 2
 # process: with 1 cell, of the 13 games, 19 of the 32 positions met after the start
 # answered unknown again, against 36 of 47 when only proofs were kept, and none was
 # still unknown after 6 moves, against 2; with 2 cells, 14 of 26 against 32 of 41, and
-# none against 4.
+# none against 4. Measured and not kept: a walk that goes on past its first goal, for
+# dead ends only (a component is dead where no state of it reaches a goal or a class
+# known to: Tarjan's components with a flag each). It decided none of the 26 unknowns
+# of the seed-457 samples (see EARLY_SLICE) in play, and without a limit (CPU, one at
+# a time, app 1 cell) it made every solve slower: the losses 1296 5.3 -> 14.9 s, 16115
+# 11.6 -> 26.9 s, 16330 11.5 -> 15.0 s, 9737 4.9 -> 5.8 s, 25211 5.8 -> 6.4 s, and the
+# wins 12633 3.3 -> 3.7 s and 19367 3.4 -> 4.5 s. What it finds past the goal costs
+# more classes than its dead ends save the searches that pass them by.
 DEAD_ENDS: Final = True
 # Where a relaxed walk meets a goal, a depth-first search of the game from the last
 # position on its way there before its first twin step (see _decide), with room for
