@@ -30,17 +30,20 @@ from freecell.replay import ReplayError, replay
 from freecell.rules import Rules, SequenceMoves
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 
-# The in-play limit. What it leaves unknown mostly needs more positions than it allows,
-# not only more time: of the deals held out and left unknown in the app's samples of
-# seeds 281 to 317 (bench/fewcells.py), without a limit 15 of 17 with one cell and 11
-# of 13 with two cells took over 300,000 positions (medians 499,761 and 631,148; two
-# with two cells, 3129 and 23544, were undecided after 60 s). The other four took
-# 122,868 to 291,218 positions, in 2.9 to 4.8 s CPU.
+# The in-play limit. What it leaves unknown stops at the clock now, not at the
+# positions: the 26 deals that the samples of 3,000 of seed 457 left unknown
+# (bench/fewcells.py: app 1 cell 13, app 2 cells 8, standard 2 cells 5) stopped at
+# 121,022 to 229,250 positions. Without a limit 14 of them took 300,000 positions or
+# fewer, and in play with 3.5 s or 4 s rather than 3, 8 or 9 of them were decided: a
+# solver 1.2 times as fast would decide about a third of them. (The unknowns of seeds
+# 281 to 317, with the solver before dead ends, mostly needed more: 15 of 17 with one
+# cell and 11 of 13 with two took over 300,000 positions without a limit.)
 HINT_LIMIT: Final = SearchLimit(seconds=3.0, positions=300_000, memory_mb=600)
 DEAL_LIMIT: Final = SearchLimit(seconds=5.0, positions=300_000, memory_mb=600)
 # When the in-play search reaches its limit, a longer one runs in the background: within
 # this limit, every deal of the few-cell samples of 300 in ``bench/fewcells.py`` was
-# decided (app, 1 and 2 cells, seeds 229 and 313), though not every deal is (above).
+# decided (app, 1 and 2 cells, seeds 229 and 313), though not every deal is (app 2
+# cells, 8162, left unknown in play on seed 457, was undecided after 30 s CPU).
 LONGER_LIMIT: Final = SearchLimit(seconds=30.0, memory_mb=1000)
 CACHE_SIZE: Final = 20_000
 
