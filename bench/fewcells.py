@@ -59,10 +59,10 @@ from freecell.web.hint import move_worth_trying
 # then 397 (app, dead ends kept across solves, --along), then 401 (standard 2 cells,
 # Baker's Game, Double FreeCell) and 409 to 443 (app 1 cell 409, 419, 421, 431; app 2
 # cells 409, 419; standard 2 cells 433, 439, 443: nothing was kept that they were
-# drawn for, but their unknowns were looked at), then 449 (300 deals) and 457 (3,000
-# deals, every preset of the issue; EARLY_SLICE and a walk past its goal were measured
-# again on its unknowns, nothing kept): measure on seeds above 457 (173, 179 and 181
-# were drawn too). A sample of 3,000 takes 4 to 7 minutes here, one run at a time.
+# drawn for, but their unknowns were looked at), then 449 (300 deals), 457 and 461
+# (3,000 deals, every preset of the issue; EARLY_SLICE and a walk past its goal were
+# measured again on 457's unknowns, nothing kept): measure on seeds above 461 (173, 179
+# and 181 were drawn too). A sample of 3,000 takes 2 to 7 minutes here, one at a time.
 TUNED = frozenset(range(1, 1001)) | frozenset(range(2001, 2301))
 
 
