@@ -422,7 +422,7 @@ LATE_EAGER: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 12, LATE_EAGER_ROOM
 # LATE_EAGER app 2 cells 9582 in 12,766 positions, LATE app 1 cell 12633 in 10,090.
 # Measured and not kept: LATE_EAGER with room for 15,000 positions, then LATE with
 # 12,000, once each, after TIGHT_FINAL's first 40,000 (so long before the handover). It
-# decided 3 of those 26 unknowns (with room for 50,000 and 62,000, 3; from 20,000, 2),
+# decided 3 of those 26 unknowns (with room for 50,000 and 62,000, 4; from 20,000, 2),
 # but over the samples' deals that took 0.5 s or more it left 12, 8 and 6 unknown
 # against 13, 8 and 5: 7302 (app 2 cells) and 23600 (standard 2 cells) newly so.
 LATE_PLAN: Final = (LATE, *(replace(strategy, cap=LATE_ROOM) for strategy in RESTARTS), LATE_EAGER)
