@@ -171,7 +171,7 @@ def test_no_position_that_can_be_won_lies_in_a_dead_class(
     assume(brute_force is not None)
     assert brute_force is not None
     won, reached = brute_force
-    problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins, fused=fused)
+    problem = relaxed(rules, twins, fused=fused)
     walk = DepthFirst(problem, problem.initial(start)[0], dead_ends=True)
     budget = Budget(SearchLimit())
     outcome = walk.run(budget).outcome  # to its first goal or its end

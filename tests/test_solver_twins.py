@@ -30,8 +30,8 @@ EVERY_RELAXATION = (ON_CARD, ON_CARD | IN_CELL, IN_TOP_RUN, IN_TOP_RUN | IN_CELL
 LOOSEST = IN_CELL | IN_TOP_RUN
 
 
-def relaxed(rules: Rules, twins: int = ON_CARD) -> FreeCellProblem:
-    problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
+def relaxed(rules: Rules, twins: int = ON_CARD, *, fused: bool = True) -> FreeCellProblem:
+    problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins, fused=fused)
     assert problem.twins == twins
     return problem
 
