@@ -104,6 +104,7 @@ def test_a_build_of_other_sources_or_for_another_python_is_left_unused(
         {**manifest, "sources": {**manifest["sources"], "rules.py": "0" * 64}},
         {**manifest, "compiled": ["board"]},
         {**manifest, "extension_suffix": ".cpython-399-x86_64-linux-gnu.so"},
+        {**manifest, "python": "3.11.0 (main, Jan  1 2023, 00:00:00) [GCC 12.2.0]"},
     ):
         (build / native.MANIFEST).write_text(json.dumps(changed), encoding="utf-8")
         assert native.search_path(build) == []

@@ -22,6 +22,7 @@ import ast
 import hashlib
 import json
 import os
+import sys
 import sysconfig
 from pathlib import Path
 from typing import Final
@@ -68,12 +69,14 @@ def _module_path(module: str) -> str | None:
 
 
 def manifest(sources: list[str] | None = None) -> dict[str, object]:
-    """What a build is valid for: this Python's extension suffix, the modules compiled,
-    and the hash of each source it depends on (by default, as
+    """What a build is valid for: this Python's extension suffix and build (two builds
+    of one version share a suffix: a build made for one is not trusted in the other),
+    the modules compiled, and the hash of each source it depends on (by default, as
     :func:`sources_compiled_against` finds them)."""
     listed = sources_compiled_against() if sources is None else sources
     return {
         "extension_suffix": sysconfig.get_config_var("EXT_SUFFIX"),
+        "python": sys.version,
         "compiled": list(COMPILED),
         "sources": {path: hashlib.sha256((_ROOT / path).read_bytes()).hexdigest() for path in listed},
     }
