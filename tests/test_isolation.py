@@ -35,3 +35,18 @@ def test_another_freecell_on_path_is_left_out_and_the_data_directory_is_new(tmp_
     assert entries.strip() == "0"
     assert f"{stray} is left out of PATH" in answer.stderr
     assert not Path(data_home).exists()  # removed when the command ends
+
+
+def test_the_python_chosen_for_the_environment_is_the_one_asked_for_or_debians(tmp_path: Path) -> None:
+    choose = str(ROOT / "scripts" / "choose-python")
+    asked = {**os.environ, "PYTHON": "/opt/python-asked-for"}
+    assert subprocess.run([choose], capture_output=True, text=True, env=asked, check=True).stdout == (
+        "/opt/python-asked-for\n"
+    )
+    unasked = {key: value for key, value in os.environ.items() if key != "PYTHON"}
+    chosen = subprocess.run([choose], capture_output=True, text=True, env=unasked, check=True).stdout.strip()
+    new_enough = "import sys; sys.exit(sys.version_info < (3, 11))"
+    assert subprocess.run([chosen, "-c", new_enough], check=False).returncode == 0
+    debian = Path("/usr/bin/python3")
+    debians_will_do = debian.exists() and subprocess.run([debian, "-c", new_enough], check=False).returncode == 0
+    assert (chosen == str(debian)) == debians_will_do
