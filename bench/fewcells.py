@@ -61,8 +61,11 @@ from freecell.web.hint import move_worth_trying
 # cells 409, 419; standard 2 cells 433, 439, 443: nothing was kept that they were
 # drawn for, but their unknowns were looked at), then 449 (300 deals), 457 and 461
 # (3,000 deals, every preset of the issue; EARLY_SLICE and a walk past its goal were
-# measured again on 457's unknowns, nothing kept): measure on seeds above 461 (173, 179
-# and 181 were drawn too). A sample of 3,000 takes 2 to 7 minutes here, one at a time.
+# measured again on 457's unknowns, nothing kept), then 463 (every preset, on Debian's
+# CPython and the app beside pyenv's: see scripts/choose-python; the handover's count
+# was measured again on its app 1-cell unknowns, nothing kept) and 467 (app): measure on
+# seeds above 467 (173, 179 and 181 were drawn too). A sample of 3,000 takes 2 to 7
+# minutes here, one at a time.
 TUNED = frozenset(range(1, 1001)) | frozenset(range(2001, 2301))
 
 

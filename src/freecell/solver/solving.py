@@ -215,7 +215,11 @@ TIGHT_FINAL: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 20, None)
 # deals far sooner (22902: 4,993 positions, against 327,012) and others far later
 # (1706: 908,387, against 43,613), at about 2.2 times the time a position, which a lost
 # deal's proof pays in full; it won neither app 2 cells, deal 140, nor deal 9 within
-# 60 s.
+# 60 s. Measured again (session 36) on the 23 deals that seed 463's sample of 3,000 left
+# unknown in play (app 1 cell). Without a limit 12 were won, 4 of them by the proof soon
+# after the handover (2545 within 8,954 of its positions, 16257 13,902, 9971 35,311,
+# 28126 52,086). In play, a handover at 100,000, 50,000, 20,000 and 10,000 positions
+# decided 1, 2, 2 and 3 of the 23 (2545, 16257, 28126), against none: not kept.
 TIGHT_HANDOVER: Final = 200_000
 # A search gives way to the proof only where the budget left holds one from the start
 # over as many positions as the search has expanded (see _proof_fits), each at this
