@@ -3,9 +3,10 @@
     python bench/position_cost.py [--runs 6] [--rules app --cells 1]
 
 The searches are the last best-first search of a tight game (``TIGHT_FINAL``, over the
-complete problem, its children made when found, as in a solve) and the first relaxed walk (depth first over
-classes, see ``board.py``), each run alone without a limit up to a fixed number of
-positions, so that every run expands the very same positions. It prints this
+complete problem, its children made when found, as in a solve; with two cells a solve
+alternates it with a second ranking, and this measures it alone) and the first relaxed
+walk (depth first over classes, see ``board.py``), each run alone without a limit up
+to a fixed number of positions, so that every run expands the very same positions. It prints this
 interpreter, whether the solver is compiled, and for each search and deal the median of
 ``--runs`` runs (``time.process_time``, microseconds a position) with their spread.
 
@@ -25,10 +26,10 @@ import time
 from freecell import Deal, find_rules
 from freecell.rules import Rules, cells_text
 from freecell.solver import native
-from freecell.solver.board import IN_CELL, IN_TOP_RUN, FreeCellProblem, step_cost
+from freecell.solver.board import FreeCellProblem, step_cost
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import BestFirst, Budget, InstrumentedProblem, SearchLimit
-from freecell.solver.solving import TIGHT_FINAL
+from freecell.solver.solving import RELAXATIONS, TIGHT_FINAL
 
 # App, 1 cell: deals lost or won late, where both searches run long in play (each
 # search's cap is far below its end on these deals, so every run stops at its cap).
@@ -56,7 +57,7 @@ def walk_cost(rules: Rules, deal: int) -> float:
         complete=rules.takes_back,
         weights=TIGHT_FINAL.weights,
         runs=False,
-        twins=IN_CELL | IN_TOP_RUN,
+        twins=RELAXATIONS[0],
         fused=False,
     )
     start, _ = problem.initial(Deal(rules, deal).position())

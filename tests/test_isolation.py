@@ -37,7 +37,7 @@ def test_another_freecell_on_path_is_left_out_and_the_data_directory_is_new(tmp_
     assert not Path(data_home).exists()  # removed when the command ends
 
 
-def test_the_python_chosen_for_the_environment_is_the_one_asked_for_or_debians(tmp_path: Path) -> None:
+def test_the_python_chosen_for_the_environment_is_the_one_asked_for_or_debians() -> None:
     choose = str(ROOT / "scripts" / "choose-python")
     asked = {**os.environ, "PYTHON": "/opt/python-asked-for"}
     assert subprocess.run([choose], capture_output=True, text=True, env=asked, check=True).stdout == (

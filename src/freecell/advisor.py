@@ -35,15 +35,19 @@ from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 # (bench/fewcells.py: app 1 cell 13, app 2 cells 8, standard 2 cells 5) stopped at
 # 121,022 to 229,250 positions. Without a limit 14 of them took 300,000 positions or
 # fewer, and in play with 3.5 s or 4 s rather than 3, 8 or 9 of them were decided: a
-# solver 1.2 times as fast would decide about a third of them. (The unknowns of seeds
-# 281 to 317, with the solver before dead ends, mostly needed more: 15 of 17 with one
-# cell and 11 of 13 with two took over 300,000 positions without a limit.)
+# solver 1.2 times as fast would decide about a third of them. Those figures were taken
+# on pyenv's CPython, where a deal in play takes a median 1.10 to 1.12 times the CPU it
+# takes on Debian's (see scripts/choose-python): on Debian's, seed 463's app 2-cell
+# unknowns fell from 9 to 5. (The unknowns of seeds 281 to 317, with the solver before dead ends, mostly needed
+# more: 15 of 17 with one cell and 11 of 13 with two took over 300,000 positions
+# without a limit.)
 HINT_LIMIT: Final = SearchLimit(seconds=3.0, positions=300_000, memory_mb=600)
 DEAL_LIMIT: Final = SearchLimit(seconds=5.0, positions=300_000, memory_mb=600)
 # When the in-play search reaches its limit, a longer one runs in the background: within
 # this limit, every deal of the few-cell samples of 300 in ``bench/fewcells.py`` was
 # decided (app, 1 and 2 cells, seeds 229 and 313), though not every deal is (app 2
-# cells, 8162, left unknown in play on seed 457, was undecided after 30 s CPU).
+# cells, 8162, left unknown in play on seed 457, was undecided after 30 s CPU on pyenv's
+# CPython and proven in 31.6 s on Debian's; app 1 cell, 9331, undecided after 30 s).
 LONGER_LIMIT: Final = SearchLimit(seconds=30.0, memory_mb=1000)
 CACHE_SIZE: Final = 20_000
 
