@@ -422,6 +422,11 @@ class FreeCellProblem:
         self.pair_tables = _pair_tables()
         # Whether child_key() can patch a parent's key: one deck, and the key is where
         # each card lies (twins, and the relaxed classes, are written otherwise).
+        # Patching a class key was measured and not kept: with the parent's columns
+        # written as a class once, and only the two columns a step changes written
+        # again (the loose pairs were the parent's for 97% of children), a walk alone
+        # (app 1 cell, 150,000 classes of 6846, 25211 and 3972) took 11.3-15.4 us a
+        # class against 9.5-13.8: telling that no card goes home costs what it saves.
         self.patches_keys = self.pile_count == 4 and not self.twins
 
     # --- states --------------------------------------------------------------------

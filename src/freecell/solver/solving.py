@@ -220,6 +220,13 @@ TIGHT_FINAL: Final = Strategy(replace(MAIN_WEIGHTS, cell=40), 20, None)
 # after the handover (2545 within 8,954 of its positions, 16257 13,902, 9971 35,311,
 # 28126 52,086). In play, a handover at 100,000, 50,000, 20,000 and 10,000 positions
 # decided 1, 2, 2 and 3 of the 23 (2545, 16257, 28126), against none: not kept.
+# Alone from the start for 3 s CPU (no dead ends to pass by), the proof won 4 of the 23
+# (2545 in 64,490 positions, 0.44 s; 16257 in 64,537; 16438 and 25888 after 418,170 and
+# 353,034, 2.6 s) and proved none: most need more than 3 s of any one search alone.
+# A handover as soon as the first relaxed walk meets a goal (where FINAL would otherwise
+# run on alone) decided the same 3 of the 23 in play, but of the 66 deals of that
+# sample decided in over 0.5 s it left 4 unknown: 7887 (proven at 2.69 s), and the wins
+# of 12513, 14362 and 17334 (1.11 to 1.93 s), which FINAL, sharing the time, finds late.
 TIGHT_HANDOVER: Final = 200_000
 # A search gives way to the proof only where the budget left holds one from the start
 # over as many positions as the search has expanded (see _proof_fits), each at this
@@ -333,6 +340,12 @@ EARLY_FROM: Final = 10_000
 # proven (2.5 s), the only verdict changed of 2,100 deals, but 48 deals took other
 # ways, most of them wins that came later (10495 0.79 -> 1.67 s, 17403 0.48 -> 1.02 s,
 # 30531 1.61 -> 2.30 s): 42.4 -> 48.2 s CPU over those 48.
+# Measured and not kept (session 37): with one cell, twins loose in all three ways
+# (ON_CARD | IN_CELL | IN_TOP_RUN) first. Alone for 3 s on seed 463's 23 app 1-cell
+# unknowns it walked as the first does (the same classes on most), proved the same
+# losses but one (15630: a goal after 33,927 classes, where the first proves it in
+# 242,035), and met its goal far sooner on two wins only (12916 5,103 classes against
+# 18,980; 28126 13,021 against 50,576).
 RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD | IN_CELL)
 # Once FINAL has given way to the proof, a relaxed walk's turn is RELAXED_SHARE times
 # the proof's slice (the late search's while there is one, half the proof's then): of
