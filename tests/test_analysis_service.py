@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
 
 import pytest
 
@@ -13,10 +15,12 @@ from freecell import Deal, find_rules
 from freecell.advisor import Advisor, Verdict
 from freecell.position import Position
 from freecell.replay import replay
+from freecell.rules import Rules
 from freecell.solver import SearchLimit
-from freecell.web.analysis import WORKER_NICENESS, AnalysisBusyError, AnalysisService
+from freecell.web.analysis import LEFT_AFTER, WORKER_NICENESS, AnalysisBusyError, AnalysisService, LongerQueue
 
 STANDARD = find_rules("standard")
+APP_ONE_CELL = find_rules("app", cells=1)
 
 
 @pytest.fixture
@@ -83,6 +87,13 @@ def settle(service: AnalysisService, position: Position, *, until: float = 60) -
     return analysis.verdict
 
 
+def longer_process(service: AnalysisService) -> BaseProcess:
+    """The process of the longer search under way, once it is up."""
+    while not getattr(service._longer_pool, "_processes", None):
+        time.sleep(0.01)
+    return next(iter(service._longer_pool._processes.values()))  # type: ignore[union-attr]
+
+
 def test_an_unknown_position_is_decided_by_a_longer_search() -> None:
     service = longer_service(SearchLimit(seconds=60))
     start = Deal(STANDARD, 1).position()
@@ -106,9 +117,7 @@ def test_moving_on_stops_the_games_longer_search_and_ends_its_process() -> None:
     try:
         assert service.request("game", proof, STANDARD).wait(60)
         assert service.searching_further(proof, STANDARD)
-        while not getattr(service._longer_pool, "_processes", None):  # until its process is up
-            time.sleep(0.01)
-        process = next(iter(service._longer_pool._processes.values()))  # type: ignore[union-attr]
+        process = longer_process(service)
         assert service.request("other", other_game, STANDARD).wait(60)
         assert service.searching_further(proof, STANDARD)  # another game's request waits behind it
         assert process.is_alive()
@@ -123,6 +132,58 @@ def test_moving_on_stops_the_games_longer_search_and_ends_its_process() -> None:
         assert settle(service, moved_on) is Verdict.WINNABLE
     finally:
         service.close()
+
+
+def test_a_left_games_longer_search_gives_way_to_the_game_played_now() -> None:
+    """A player who gives up on a deal left unknown and deals another that is unknown too
+    does not wait behind the first one's longer search: once the first game has asked
+    nothing for LEFT_AFTER seconds, its search's process is ended and the new game's
+    search begins."""
+    now = [0.0]
+    service = AnalysisService(Advisor(limit=TOO_SHORT), longer=SearchLimit(seconds=120), clock=lambda: now[0])
+    given_up = Deal(APP_ONE_CELL, 9331).position()  # undecided within 30 s: its search runs on
+    played = Deal(STANDARD, 617).position()
+    try:
+        assert service.request("given up", given_up, APP_ONE_CELL).wait(60)
+        assert service.searching_further(given_up, APP_ONE_CELL)
+        process = longer_process(service)
+        assert service.request("played", played, STANDARD).wait(60)
+        assert service.searching_further(played, STANDARD)  # it waits behind the other
+        now[0] = LEFT_AFTER - 1
+        service.request("played", played, STANDARD)  # the page asks again, as it does every second
+        assert process.is_alive() and service.searching_further(given_up, APP_ONE_CELL)
+        now[0] = LEFT_AFTER + 1
+        service.request("played", played, STANDARD)
+        assert not process.is_alive()  # ended and reaped: its memory is given back
+        assert not service.searching_further(given_up, APP_ONE_CELL)
+        assert settle(service, played) is Verdict.WINNABLE
+        service.request("given up", given_up, APP_ONE_CELL)  # the player came back to it
+        assert service.searching_further(given_up, APP_ONE_CELL)
+    finally:
+        service.close()
+
+
+@dataclass
+class _Waiting:
+    owner: str
+    position: Position
+    rules: Rules
+
+
+def test_the_longer_search_taken_next_is_for_a_game_still_asking() -> None:
+    now = [0.0]
+    queue: LongerQueue[_Waiting] = LongerQueue(4, clock=lambda: now[0])
+    jobs = [_Waiting(owner, Deal(STANDARD, number).position(), STANDARD) for number, owner in enumerate("abc", 1)]
+    for job in jobs:
+        queue.asked(job.owner)
+        queue.add(job)
+    assert queue.take() is jobs[0]  # everyone asked just now: first come, first served
+    assert queue.finish(jobs[0])
+    now[0] = LEFT_AFTER + 1
+    queue.asked("c")
+    assert queue.take() is jobs[2]  # b's page has asked nothing since: c goes first
+    assert queue.finish(jobs[2])
+    assert queue.take() is jobs[1]  # and b's still runs when no one else waits
 
 
 def test_a_longer_search_that_reaches_its_limit_leaves_unknown_and_is_not_run_again() -> None:

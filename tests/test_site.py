@@ -16,7 +16,7 @@ import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -27,6 +27,9 @@ from freecell.lessons import LESSONS
 from freecell.replay import replay
 from freecell.rules import PRESETS
 from freecell.site import RUNTIME_FILES, SITE_FILE, build_site, fetch_runtime
+
+if TYPE_CHECKING:
+    from freecell.web.worker import QueuedAnalysis
 
 RUNNER = Path(__file__).parent / "site" / "worker_runner.mjs"
 
@@ -311,6 +314,21 @@ def test_the_worker_says_when_an_answer_changed_the_store(tmp_path: Path) -> Non
     assert answer("GET", game)["body"]["hints"] == 1
 
 
+def unknown_in_play(queue: QueuedAnalysis, owner: str, position: Position) -> None:
+    """Ask ``queue`` about ``position`` (standard rules) for ``owner`` and solve its job, as
+    the page's solver worker would: its in-play search must leave it unknown."""
+    from freecell.advisor import Verdict
+    from freecell.web.worker import solve_job
+
+    standard = find_rules("standard")
+    queue.request(owner, position, standard)
+    job = queue.next_job()
+    assert job is not None
+    queue.solved(json.loads(job)["job"], solve_job(job))
+    known = queue.advisor.known(position, standard)
+    assert known is not None and known.verdict is Verdict.UNKNOWN
+
+
 def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_on() -> None:
     """The static site's longer search, as the page drives it: a job for a worker of its
     own after a search that reached its limit, its verdict learnt, and a stop when the
@@ -323,15 +341,7 @@ def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_o
     queue = QueuedAnalysis(Advisor(limit=SearchLimit(positions=1)))  # in play, nothing is decided
     first, second = Deal(standard, 1).position(), Deal(standard, 2).position()
 
-    def unknown_in_play(owner: str, position: Position) -> None:
-        queue.request(owner, position, standard)
-        job = queue.next_job()
-        assert job is not None
-        queue.solved(json.loads(job)["job"], solve_job(job))
-        known = queue.advisor.known(position, standard)
-        assert known is not None and known.verdict is Verdict.UNKNOWN
-
-    unknown_in_play("game", first)
+    unknown_in_play(queue, "game", first)
     assert queue.searching_further(first, standard)
     longer = queue.next_longer_job()
     assert longer is not None and queue.next_longer_job() is None  # one at a time
@@ -342,7 +352,7 @@ def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_o
     assert won is not None and won.verdict is Verdict.WINNABLE and not queue.searching_further(first, standard)
     assert replay(first, standard, won.line).is_won()
 
-    unknown_in_play("game", second)
+    unknown_in_play(queue, "game", second)
     longer = queue.next_longer_job()
     assert longer is not None and queue.longer_to_stop() is None
     queue.request("game", first, standard)  # the player went back: the longer search must stop
@@ -351,6 +361,45 @@ def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_o
     queue.longer_solved(json.loads(longer)["job"], solve_job(longer))  # too late: not taken
     still = queue.advisor.known(second, standard)
     assert still is not None and still.verdict is Verdict.UNKNOWN
+
+
+def test_the_sites_longer_search_for_a_game_left_gives_way_to_the_game_played() -> None:
+    """A player who gives up on a deal left unknown and deals another that is unknown too
+    does not wait behind the first one's longer search: once the first game's page has
+    asked nothing for LEFT_AFTER seconds, the page is told to stop that search, and the
+    new game's begins. The first, asked about again, is searched again."""
+    from freecell.advisor import Advisor, Verdict
+    from freecell.solver import SearchLimit
+    from freecell.web.analysis import LEFT_AFTER
+    from freecell.web.worker import QueuedAnalysis, solve_job
+
+    standard = find_rules("standard")
+    now = [0.0]
+    queue = QueuedAnalysis(Advisor(limit=SearchLimit(positions=1)), clock=lambda: now[0])
+    left, played = Deal(standard, 1).position(), Deal(standard, 2).position()
+
+    unknown_in_play(queue, "left", left)
+    first = queue.next_longer_job()
+    assert first is not None
+    unknown_in_play(queue, "played", played)
+    assert queue.next_longer_job() is None  # one at a time: the new game's waits
+    now[0] = LEFT_AFTER - 1
+    queue.request("played", played, standard)
+    assert queue.longer_to_stop() is None  # the first game's page may still be open
+    now[0] = LEFT_AFTER + 1
+    queue.request("played", played, standard)
+    assert queue.longer_to_stop() == json.loads(first)["job"]
+    assert not queue.searching_further(left, standard) and queue.searching_further(played, standard)
+    second = queue.next_longer_job()
+    assert second is not None and json.loads(second)["board"] == played.to_text()
+    queue.longer_solved(json.loads(second)["job"], solve_job(second))
+    won = queue.advisor.known(played, standard)
+    assert won is not None and won.verdict is Verdict.WINNABLE
+    queue.longer_solved(json.loads(first)["job"], solve_job(first))  # too late: not taken
+    still = queue.advisor.known(left, standard)
+    assert still is not None and still.verdict is Verdict.UNKNOWN
+    queue.request("left", left, standard)  # the player came back to it
+    assert queue.searching_further(left, standard)
 
 
 def test_a_longer_answer_that_does_not_replay_is_not_trusted() -> None:

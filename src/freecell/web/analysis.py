@@ -23,6 +23,7 @@ import contextlib
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -42,6 +43,12 @@ WAITING_PER_WORKER: Final = 6
 RETRY_AFTER: Final = 1  # seconds: a worker takes a waiting request about that often
 WORKER_NICENESS: Final = 10
 LONGER_NICENESS: Final = 15  # a longer search gives way to the in-play one as well
+# A game whose page has asked nothing for this many seconds has been left: while its
+# longer search runs, the page asks about the position every second (advice.js). A
+# longer search still running for a game left gives way to another game's waiting one,
+# which the player is looking at (without this, a new deal left unknown in play waited
+# behind the 30 s of a deal given up on, and its page could give up first).
+LEFT_AFTER: Final = 5.0
 
 
 class AnalysisBusyError(RuntimeError):
@@ -148,13 +155,38 @@ J = TypeVar("J", bound=LongerJob)
 class LongerQueue(Generic[J]):
     """Which positions get a longer search, for the server and the static site alike: one
     runs at a time, one per game waits (a newer one replaces it), and no position is
-    searched twice. It only keeps the books: whoever runs the searches locks it if need be."""
+    searched twice. The games whose pages still ask come first, and a game left (see
+    :data:`LEFT_AFTER`) gives way. It only keeps the books: whoever runs the searches
+    locks it if need be. ``clock`` tells the time in seconds."""
 
-    def __init__(self, max_waiting: int) -> None:
+    def __init__(self, max_waiting: int, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._max_waiting = max_waiting
         self._waiting: OrderedDict[str, J] = OrderedDict()
         self.running: J | None = None
         self._done: OrderedDict[tuple[Rules, object], None] = OrderedDict()
+        self._clock = clock
+        self._asked: OrderedDict[str, float] = OrderedDict()  # when each game last asked
+
+    def asked(self, owner: str) -> J | None:
+        """``owner``'s page asked about its game just now. Where the search running is for
+        a game left while another game's waits, it gives way: it is returned (the caller
+        ends it) and is not done, so it is queued again should its game ask again."""
+        now = self._clock()
+        self._asked[owner] = now
+        self._asked.move_to_end(owner)
+        while len(self._asked) > CACHE_SIZE:
+            self._asked.popitem(last=False)
+        running = self.running
+        if running is None or self._still_asking(running.owner, now):
+            return None
+        if all(waiting == running.owner for waiting in self._waiting):
+            return None
+        self.running = None
+        return running
+
+    def _still_asking(self, owner: str, now: float) -> bool:
+        asked = self._asked.get(owner)
+        return asked is not None and now - asked < LEFT_AFTER
 
     def add(self, job: J) -> None:
         """Queue ``job`` unless its position had a longer search or has one under way."""
@@ -167,10 +199,14 @@ class LongerQueue(Generic[J]):
             self._waiting.popitem(last=False)
 
     def take(self) -> J | None:
-        """The next job to run, if none runs; it is running from now on."""
+        """The next job to run, if none runs: the first of a game still asking, else the
+        first; it is running from now on."""
         if self.running is not None or not self._waiting:
             return None
-        _, self.running = self._waiting.popitem(last=False)
+        now = self._clock()
+        owners = list(self._waiting)
+        owner = next((owner for owner in owners if self._still_asking(owner, now)), owners[0])
+        self.running = self._waiting.pop(owner)
         return self.running
 
     def finish(self, job: J) -> bool:
@@ -224,6 +260,7 @@ class AnalysisService:
         max_waiting: int | None = None,
         pool: Executor | None = None,
         longer: SearchLimit | None = LONGER_LIMIT,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.advisor = advisor
         self.longer = longer
@@ -237,7 +274,7 @@ class AnalysisService:
         # The longer searches: one runs at a time, one per game waits, in a pool of one
         # process that is ended (and made again when needed) to stop a search at once.
         self._longer_pool: Executor | None = None
-        self._longer: LongerQueue[_Job] = LongerQueue(self._max_waiting)
+        self._longer: LongerQueue[_Job] = LongerQueue(self._max_waiting, clock=clock)
         self._closed = False
         self._dispatcher = threading.Thread(target=self._dispatch, name="analysis-dispatcher", daemon=True)
         self._dispatcher.start()
@@ -258,8 +295,10 @@ class AnalysisService:
         Returns an event set when the answer is in the advisor's cache. Raises
         :class:`AnalysisBusyError` at once when too many requests are waiting. A position
         known to be unknown (the in-play search reached its limit) gets its longer search
-        if it has not had one; the owner's longer search for another position stops.
+        if it has not had one; the owner's longer search for another position stops, and
+        so does one for a game left (see :data:`LEFT_AFTER`) while the owner's waits.
         """
+        self._give_way_if_left(owner)
         done = Answered()
         known = self.advisor.known(position, rules)
         if known is not None:
@@ -375,6 +414,19 @@ class AnalysisService:
             if self._longer.moved_on(owner, position, rules) is None:
                 return
             pool, self._longer_pool = self._longer_pool, None
+        self._end_longer(pool)
+
+    def _give_way_if_left(self, owner: str) -> None:
+        """``owner`` asked: end the longer search running for a game left, if another
+        game's waits, and start the next."""
+        with self._lock:
+            if self._closed or self._longer.asked(owner) is None:
+                return
+            pool, self._longer_pool = self._longer_pool, None
+        self._end_longer(pool)
+
+    def _end_longer(self, pool: Executor | None) -> None:
+        """End the process of the longer search given way (its ``pool``), then start the next."""
         if pool is not None:
             _end_pool(pool)
         with self._lock:

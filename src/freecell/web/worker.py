@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -77,7 +79,12 @@ class QueuedAnalysis:
     ends when :meth:`longer_to_stop` says so: the game asked about another position."""
 
     def __init__(
-        self, advisor: Advisor, *, max_waiting: int = WAITING_PER_WORKER, longer: SearchLimit | None = SITE_LONGER_LIMIT
+        self,
+        advisor: Advisor,
+        *,
+        max_waiting: int = WAITING_PER_WORKER,
+        longer: SearchLimit | None = SITE_LONGER_LIMIT,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.advisor = advisor
         self.longer = longer
@@ -85,14 +92,18 @@ class QueuedAnalysis:
         self._waiting: OrderedDict[str, _Job] = OrderedDict()
         self._running: _Job | None = None
         self._numbers = itertools.count(1)
-        self._longer: LongerQueue[_Job] = LongerQueue(max_waiting)
+        self._longer: LongerQueue[_Job] = LongerQueue(max_waiting, clock=clock)
         self._longer_stopped: int | None = None
 
     def request(self, owner: str, position: Position, rules: Rules) -> Answered:
         """Queue ``position`` for analysis on behalf of ``owner`` unless it is known, being
         solved, or already waiting. Raises :class:`AnalysisBusyError` when too many wait.
         Nothing in a worker can wait for the answer: the page asks again, as with the server.
-        A position known to be unknown gets its longer search if it has not had one."""
+        A position known to be unknown gets its longer search if it has not had one; one
+        running for a game left gives way, as on the server."""
+        left = self._longer.asked(owner)
+        if left is not None:
+            self._longer_stopped = left.number
         known = self.advisor.known(position, rules)
         if known is not None and known.verdict is Verdict.UNKNOWN:
             self._search_further(owner, position, rules)
