@@ -339,7 +339,11 @@ EARLY_FROM: Final = 10_000
 # 300, seeds 281, 283, 313, 401, 433, 439 and 443, in play, side by side): 25972
 # proven (2.5 s), the only verdict changed of 2,100 deals, but 48 deals took other
 # ways, most of them wins that came later (10495 0.79 -> 1.67 s, 17403 0.48 -> 1.02 s,
-# 30531 1.61 -> 2.30 s): 42.4 -> 48.2 s CPU over those 48.
+# 30531 1.61 -> 2.30 s): 42.4 -> 48.2 s CPU over those 48. App 2 cells, in play
+# (session 37): on the 17 deals that seeds 463, 467 and 491 left unknown and the 81
+# others of seed 463 decided in over 0.5 s, unknown 17 -> 15 (10245, 24208 and 30836
+# proven; 24400 newly unknown, and slow wins later: 10495 0.77 -> 1.63 s, 18747 1.13 ->
+# 2.27 s); held out (seed 499, 3,000 deals), 7 -> 7 (31324 proven, 16462 newly unknown).
 # Measured and not kept (session 37): with one cell, twins loose in all three ways
 # (ON_CARD | IN_CELL | IN_TOP_RUN) first. Alone for 3 s on seed 463's 23 app 1-cell
 # unknowns it walked as the first does (the same classes on most), proved the same
