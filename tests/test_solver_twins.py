@@ -164,6 +164,23 @@ def positions_in_play(draw: st.DrawFn) -> tuple[FreeCellProblem, State]:
 
 
 @settings(
+    max_examples=200, deadline=None, derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(positions_in_play())
+def test_the_problem_finds_the_loose_twins_that_the_definition_names(drawn: tuple[FreeCellProblem, State]) -> None:
+    """The pairs the problem writes as one (worked out down the columns) are exactly the
+    pairs loose by the definition: no fewer (a class split in two), no more (two classes
+    made one, which could prove a loss where there is a win)."""
+    problem, state = drawn
+    pairs = problem._loose_pairs(state[0], state[1])
+    assert [card for card in range(52) if card & 3 in (0, 1) and pairs >> card & 1] == _loose_pairs(
+        problem.twins, problem, state
+    )
+    assert all(pairs >> card & 1 == pairs >> (card ^ 3) & 1 for card in range(52))  # both of each pair
+
+
+@settings(
     max_examples=300, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

@@ -181,6 +181,10 @@ from freecell.position import Position
 from freecell.rules import Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
 from freecell.solver.search import WON
 
+# Compiled by mypyc, ``if column:`` on bytes asks Python whether they are true (a call);
+# ``len(column) > 0`` reads their size. The code a search runs for every position tests
+# lengths.
+
 CELL: Final = 64
 HOME: Final = 128
 # Added to a column's index as a step's source (relaxed problem only): the card on top
@@ -289,35 +293,6 @@ class ColumnFeatures(dict[bytes, Features]):
         return features
 
 
-class ColumnLooseness(dict[bytes, tuple[int, int]]):
-    """For each column seen (one deck): its cards that lie on a card they may lie on,
-    and the cards of the ordered run at its exposed end, one bit each (card 0 the
-    lowest), for the relaxed problem's loose twins. Each is worked out from the column
-    without its exposed card, as :class:`ColumnFeatures` does. Shared by every relaxed
-    problem under one building rule; it forgets everything when it grows past
-    :data:`_FEATURES_KEPT` columns."""
-
-    def __init__(self, follows: bytes) -> None:
-        super().__init__()
-        self.follows = follows
-
-    def __missing__(self, column: bytes) -> tuple[int, int]:
-        if len(self) >= _FEATURES_KEPT:
-            self.clear()
-        card = column[-1]
-        bit = 1 << card
-        if len(column) == 1:
-            looseness = (0, bit)
-        else:
-            lying, running = self[column[:-1]]
-            if self.follows[column[-2] * 52 + card]:
-                looseness = (lying | bit, running | bit)
-            else:
-                looseness = (lying, bit)
-        self[column] = looseness
-        return looseness
-
-
 class ColumnValues(dict[bytes, int]):
     """Each column's share of the heuristic, computed once per distinct column and
     shared by every search with the same weights and building rule; it forgets
@@ -418,8 +393,12 @@ class FreeCellProblem:
         relaxable = can_relax(rules) and not (self.eager or self.whole_runs or self.moves_runs)
         self.twins = twins if relaxable else 0
         self.classes = classes
-        self.loose_known = _looseness(rules.building)
         self.pair_tables = _pair_tables()
+        # The last table _loose_pairs was asked about, and its answer: a walk asks about
+        # a child for its key, then again for its twin steps when it goes there next.
+        self.pairs_columns: Columns = ()
+        self.pairs_cells = b""
+        self.pairs = 0
         # Whether child_key() can patch a parent's key: one deck, and the key is where
         # each card lies (twins, and the relaxed classes, are written otherwise).
         # Patching a class key was measured and not kept: with the parent's columns
@@ -493,7 +472,7 @@ class FreeCellProblem:
                 return None
         if target < CELL:
             onto = columns[target]
-            under = onto[len(onto) - 1] if onto else 255
+            under = onto[len(onto) - 1] if len(onto) > 0 else 255
         else:
             under = lowest  # in a cell: the card itself
         if source < CELL and target < CELL:
@@ -501,7 +480,7 @@ class FreeCellProblem:
         placed = key[:lowest] + _BYTES[under] + key[lowest + 1 : 52]
         if source >= CELL:
             return placed + cells.replace(_BYTES[lowest], b"", 1)
-        return placed + bytes(sorted(cells + _BYTES[lowest]))
+        return placed + _in_order(cells + _BYTES[lowest])
 
     def _class_key(self, columns: Columns, cells: bytes) -> bytes:
         """The relaxed problem's key (see the module docstring): the columns sorted, each
@@ -515,31 +494,54 @@ class FreeCellProblem:
                 if len(self.pair_tables) >= _PAIR_TABLES_KEPT:
                     self.pair_tables.clear()
                 self.pair_tables[pairs] = table
-            columns = tuple([column.translate(table) for column in columns])
-            if cells:
-                cells = bytes(sorted(cells.translate(table)))
-        return b"\xff".join(sorted(columns)) + b"\xfe" + cells
+            ordered = [column.translate(table) for column in columns]
+            if len(cells) > 0:
+                cells = _in_order(cells.translate(table))
+        else:
+            ordered = list(columns)
+        ordered.sort()
+        return b"\xff".join(ordered) + b"\xfe" + cells
 
     def _loose_pairs(self, columns: Columns, cells: bytes) -> int:
         """The cards whose twin and themselves are both loose in the ways :attr:`twins`
         names (see the module docstring), one bit each (card 0 the lowest)."""
+        if columns is self.pairs_columns and cells is self.pairs_cells:
+            return self.pairs
         flags = self.twins
         loose = 0
         if flags & (ON_CARD | IN_TOP_RUN):
-            known = self.loose_known
+            # Walked here, down each column as far as the flags need: cheaper than a
+            # table of columns (a dict lookup costs more than a short walk).
+            follows = self.follows
             on_card = flags & ON_CARD
             top_run = flags & IN_TOP_RUN
             for column in columns:
-                if column:
-                    lying, running = known[column]
-                    if on_card:
-                        loose = loose | lying
-                    if top_run:
-                        loose = loose | running
+                k = len(column) - 1
+                if k < 0:
+                    continue
+                card = column[k]
+                if top_run:
+                    loose = loose | 1 << card
+                in_run = True
+                while k:
+                    under = column[k - 1]
+                    if follows[under * 52 + card]:
+                        if on_card:
+                            loose = loose | 1 << card
+                        if top_run and in_run:
+                            loose = loose | 1 << under
+                    elif on_card:
+                        in_run = False
+                    else:
+                        break
+                    k -= 1
+                    card = under
         if flags & IN_CELL:
             for card in cells:
                 loose = loose | 1 << card
-        return loose & _twins_of(loose)
+        pairs = loose & _twins_of(loose)
+        self.pairs_columns, self.pairs_cells, self.pairs = columns, cells, pairs
+        return pairs
 
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
@@ -710,9 +712,9 @@ class FreeCellProblem:
                 scan = list(range(len(listed)))
             for index in scan:
                 column = listed[index]
-                if column and column[-1] in safe:
+                if len(column) > 0 and column[-1] in safe:
                     height = len(column)
-                    while column and column[-1] in safe:
+                    while len(column) > 0 and column[-1] in safe:
                         if twins:
                             if pairs < 0:
                                 pairs = self._loose_pairs(tuple(listed), cells)
@@ -750,7 +752,7 @@ class FreeCellProblem:
                 for index in range(len(listed)):
                     column = listed[index]
                     height = len(column)
-                    while column:
+                    while len(column) > 0:
                         card = column[-1]
                         if foundations[card & 3] != card >> 2 or (pairs > 0 and pairs >> card & 1):
                             break
@@ -858,7 +860,7 @@ class FreeCellProblem:
         if target < CELL:
             listed[target] = listed[target] + moving
         elif target == CELL:
-            cells = bytes(sorted(cells + moving))
+            cells = _in_order(cells + moving)
         else:
             foundations = self._raised(foundations, moving[0])
         return tuple(listed), cells, foundations
@@ -947,7 +949,7 @@ class FreeCellProblem:
         empties = 0
         first_empty = -1
         for j, column in enumerate(columns):
-            if column:
+            if len(column) > 0:
                 bit = 1 << j
                 for card in children[column[-1]]:
                     onto[card] = onto[card] | bit  # (|= would not be compiled to native code)
@@ -973,7 +975,7 @@ class FreeCellProblem:
         kings_only = self.kings_only
         whole_runs = self.whole_runs
         for i, column in enumerate(columns):
-            if not column:
+            if len(column) == 0:
                 continue
             top = column[-1]
             if foundations[top & 3] == top >> 2 if one_deck else top in ready:
@@ -1031,7 +1033,7 @@ class FreeCellProblem:
         pairs = self._loose_pairs(columns, cells)
         # (source, card): a loose twin on top of a column, or in a cell, whose pair is
         # loose too (and not in a cell: there, its own steps are listed already).
-        places = [(TWIN + i, column[-1]) for i, column in enumerate(columns) if column]
+        places = [(TWIN + i, column[-1]) for i, column in enumerate(columns) if len(column) > 0]
         places += [(TWIN_CELL + card, card) for card in cells if card ^ 3 not in cells]
         for source, card in places:
             if not pairs >> card & 1:
@@ -1157,6 +1159,7 @@ class FreeCellProblem:
     ) -> None:
         settled = self._settled(foundations)
         within = -1  # the cards a step could place at once (see _within_reach), once wanted
+        under_unsettled = -1  # the cards _under_unsettled names, one bit each, once wanted
         for suit in range(4):
             pile = self._top_pile(suit, foundations)
             if foundations[pile] <= settled[pile]:
@@ -1165,7 +1168,9 @@ class FreeCellProblem:
             to_column = to_cell = True
             if self.lazy_take_backs:
                 # Only for what a win may take it back for now (see the module docstring).
-                to_cell = self._under_unsettled(card, foundations)
+                if under_unsettled < 0:  # (known for the foundations: see _takeable)
+                    under_unsettled = (self.takeable_known.get(foundations) or self._takeable(foundations, settled))[2]
+                to_cell = under_unsettled >> card & 1 == 1
                 if not to_cell:
                     if within < 0:
                         within = self._within_reach(columns, cells)
@@ -1193,7 +1198,9 @@ class FreeCellProblem:
         # The foundations as one int, a byte a pile (lowest first): taking a card back
         # is then a subtraction, not a new bytes (app 1 cell, 12633, the moves of the
         # first 60,000 positions of TIGHT_FINAL: 13.1 -> 11.3 us a position).
-        start: Fusing = (list(columns), cells, int.from_bytes(foundations, "little"), ())
+        # (One deck: four piles. Read byte by byte, not by int.from_bytes: a call.)
+        heights = foundations[0] | foundations[1] << 8 | foundations[2] << 16 | foundations[3] << 24
+        start: Fusing = (list(columns), cells, heights, ())
         # What may be placed: (source, count, its lowest card, its column or -1).
         units: list[tuple[int, int, int, int]] = [
             (CELL + card, 1, card, -1) for card in set(cells) if placeable >> card & 1
@@ -1215,7 +1222,7 @@ class FreeCellProblem:
                     continue  # in play, or no win needs it back
                 for listed, held, _, taken, at in self._brought_back(card, start, settled, own, False):
                     if count > 1:
-                        empties = 0 if self.kings_only else sum([1 for column in listed if not column])
+                        empties = 0 if self.kings_only else sum([1 for column in listed if len(column) == 0])
                         if count > (self.cell_count - len(held) + 1) << empties:
                             continue
                     steps.append(fused((*taken, (source, at, count))))
@@ -1273,7 +1280,7 @@ class FreeCellProblem:
             lowered = foundations - (1 << 8 * suit)
             empty = -1
             for j, column in enumerate(listed):
-                if not column:
+                if len(column) == 0:
                     if empty < 0:
                         empty = j
                 elif j != spared and follows[column[-1] * 52 + card]:
@@ -1285,7 +1292,7 @@ class FreeCellProblem:
                 placed[empty] = bytes((card,))
                 found.append((placed, held, lowered, (*taken, (source, empty, 1)), empty))
             if to_cell and self.back_to_cell and len(held) < self.cell_count:
-                into = bytes(sorted(held + bytes((card,))))
+                into = _in_order(held + bytes((card,)))
                 found.append((listed, into, lowered, (*taken, (source, CELL, 1)), CELL))
             for parent in self.parents[card]:
                 pile = parent & 3
@@ -1508,11 +1515,6 @@ def _values(building: Building, weights: Weights) -> ColumnValues:
 
 
 @functools.cache
-def _looseness(building: Building) -> ColumnLooseness:
-    return ColumnLooseness(_tables(building, 4)[0])
-
-
-@functools.cache
 def _pair_tables() -> dict[int, bytes]:
     """The relaxed key's translation for each set of loose pairs met (see
     :func:`_pair_table`), shared by every relaxed problem; it forgets everything past
@@ -1540,7 +1542,7 @@ def _swapped_with_twin(columns: Columns, cells: bytes, card: int) -> tuple[Colum
     """The columns and cells with ``card`` and its twin changed places."""
     pair = bytes((card, card ^ 3))
     swap = bytes.maketrans(pair, pair[::-1])
-    return tuple([column.translate(swap) for column in columns]), bytes(sorted(cells.translate(swap)))
+    return tuple([column.translate(swap) for column in columns]), _in_order(cells.translate(swap))
 
 
 # The relaxed key's translation: every card as itself, and each card of one deck as
@@ -1578,6 +1580,15 @@ def _pair_table(pairs: int) -> bytes:
 def _ready(card: int, foundations: bytes) -> bool:
     """Whether ``card`` may go home (one deck)."""
     return foundations[card & 3] == card >> 2
+
+
+def _in_order(cards: bytes) -> bytes:
+    """``cards`` sorted (as the cells are kept): with one or two, without a list."""
+    if len(cards) <= 1:
+        return cards
+    if len(cards) == 2:
+        return cards if cards[0] <= cards[1] else cards[::-1]
+    return bytes(sorted(cards))
 
 
 def _bump(foundations: bytes, pile: int, by: int) -> bytes:
