@@ -590,7 +590,10 @@ class FreeCellProblem:
         columns, cells, foundations = state
         values = self.values
         # How many cards lie above each wanted card (each copy, with two decks): a look
-        # at every card costs less than a search of the table for each wanted one.
+        # at every card costs less than a search of the table for each wanted one, and
+        # less than a table of every card's depth made by bytes.maketrans as key() makes
+        # its own (measured: app 1 cell, 1320, 30,000 positions in play, 2,604M -> 2,715M
+        # instructions).
         one_deck = self.pile_count == 4
         wanted = b"" if one_deck else self.ready_known.get(foundations) or self._ready_table(foundations)
         depth = 0
