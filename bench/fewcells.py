@@ -22,6 +22,11 @@ a neighbour, though: two runs side by side on this machine's two cores slow each
 (app, 2 cells, 2385 took 2.07 and 2.58 s alone, and was left unknown at 3.1 s after
 150,843 positions beside another run). Side by side is fair for comparing two versions;
 figures to set against the targets come from one run at a time.
+
+With ``--seconds 0`` and the in-play positions and memory (``--positions 300000
+--memory-mb 600``), it shows what the in-play limit would decide on a machine so fast
+that its count of positions alone stops the search: which unknowns a cheaper position
+could still decide, and which need searches over fewer positions.
 """
 
 from __future__ import annotations
@@ -68,8 +73,9 @@ from freecell.web.hint import move_worth_trying
 # --seconds 30 --positions 0 --memory-mb 1000), 491 (app) and 499 (app 2 cells, the
 # second walk begun at a goal: see RELAXATIONS in freecell.solver.solving), then 503
 # (every preset, after the searches were made cheaper a position; nothing was chosen on
-# it): measure on seeds above 503 (173, 179 and 181 were drawn too). A sample of 3,000
-# takes 2 to 7 minutes here, one at a time.
+# it), and in session 39 the unknowns of 463 to 503 and the slow app 2-cell deals of
+# 463 were run again (nothing kept): measure on seeds above 503 (173, 179 and 181 were
+# drawn too). A sample of 3,000 takes 2 to 7 minutes here, one at a time.
 TUNED = frozenset(range(1, 1001)) | frozenset(range(2001, 2301))
 
 

@@ -350,6 +350,13 @@ EARLY_FROM: Final = 10_000
 # losses but one (15630: a goal after 33,927 classes, where the first proves it in
 # 242,035), and met its goal far sooner on two wins only (12916 5,103 classes against
 # 18,980; 28126 13,021 against 50,576).
+# Measured and not kept (session 39): with two cells, the second walk begun at once
+# after the first's goal, before the handover (in play, one run at a time against this
+# plan). Of the 26 deals that seeds 463-503 left unknown, 10245, 24208, 30836 and 31324
+# were proven (0.95 to 2.62 s) and 29027 was left unknown (won at 2.99 s before); of
+# seed 463's 37 deals decided in over 0.8 s, 24400 and 30907 were left unknown (won at
+# 1.87 and 2.71 s). The unknowns come from five samples of 3,000 and the slow deals from
+# one: about 0.6 more deals decided a sample among the unknowns, 2 fewer among the rest.
 RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD | IN_CELL)
 # Once FINAL has given way to the proof, a relaxed walk's turn is RELAXED_SHARE times
 # the proof's slice (the late search's while there is one, half the proof's then): of
