@@ -99,8 +99,16 @@ def _status_kb(field: str) -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+def _cpu() -> float:
+    """The CPU time of this process and of its children ended so far (a helper's: see
+    solve's ``helper``)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def solve_forked(
-    rules: Rules, number: int, limit: SearchLimit, *, cpu_clock: bool, follow: int = 0, along: int = 0
+    rules: Rules, number: int, limit: SearchLimit, *, cpu_clock: bool, follow: int = 0, along: int = 0,
+    helper: bool = True,
 ) -> dict[str, object]:
     """Solve deal ``number`` in a forked child; its status, times, positions and peak.
     With ``cpu_clock`` the limit's seconds count the child's CPU time, not the wall
@@ -124,13 +132,13 @@ def solve_forked(
             time.perf_counter = time.process_time  # the solver's budget reads this clock
         try:
             position = start = Deal(rules, number).position()
-            started, cpu = wall(), time.process_time()
-            result = solve(position, rules, limit=limit)
+            started, cpu = wall(), _cpu()
+            result = solve(position, rules, limit=limit, helper=helper)
             row = {
                 "deal": number,
                 "status": result.status.value,
                 "seconds": wall() - started,
-                "cpu": time.process_time() - cpu,
+                "cpu": _cpu() - cpu,
                 "expanded": result.expanded,
             }
             chooser = random.Random(number)
@@ -140,14 +148,17 @@ def solve_forked(
                 if not moves:
                     break
                 position = position.apply_unchecked(chooser.choice(moves))
-                cpu = time.process_time()
-                solve(position, rules, limit=limit)
-                follow_cpu.append(time.process_time() - cpu)
+                cpu = _cpu()
+                solve(position, rules, limit=limit, helper=helper)
+                follow_cpu.append(_cpu() - cpu)
             if follow:
                 row["follow_cpu"] = follow_cpu
             if along and result.status is SolveStatus.LIMIT_REACHED:
-                row["along"], row["along_cpu"] = _play_along(start, rules, limit, along)
-            row["peak_mb"] = (parent_kb + _status_kb("VmHWM:") - start_kb) / 1024
+                row["along"], row["along_cpu"] = _play_along(start, rules, limit, along, helper)
+            # The helper's peak (see solve's helper), if one ran: its pages shared with
+            # this process at the fork are counted twice, so this is an upper bound.
+            helper_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            row["peak_mb"] = (parent_kb + _status_kb("VmHWM:") - start_kb + helper_kb) / 1024
         except BaseException as error:  # reported by the parent
             row = {"deal": number, "status": f"error: {type(error).__name__}: {error}"}
         os.write(writer, json.dumps(row).encode())
@@ -164,7 +175,9 @@ def solve_forked(
     return row
 
 
-def _play_along(position: Position, rules: Rules, limit: SearchLimit, moves: int) -> tuple[list[str], list[float]]:
+def _play_along(
+    position: Position, rules: Rules, limit: SearchLimit, moves: int, helper: bool
+) -> tuple[list[str], list[float]]:
     """The verdicts (and their CPU times) of the positions a player reaches who plays
     the move offered while the verdict is unknown, up to ``moves`` moves from
     ``position``, whose verdict is unknown."""
@@ -177,9 +190,9 @@ def _play_along(position: Position, rules: Rules, limit: SearchLimit, moves: int
         if move is None:
             break
         before, position = position, position.apply(move, rules)
-        cpu = time.process_time()
-        status = solve(position, rules, limit=limit).status
-        times.append(time.process_time() - cpu)
+        cpu = _cpu()
+        status = solve(position, rules, limit=limit, helper=helper).status
+        times.append(_cpu() - cpu)
         verdicts.append(status.value)
     return verdicts, times
 
@@ -261,6 +274,10 @@ def main() -> None:
         "--longer", action="store_true",
         help="then solve each deal left unknown again within the longer limit, as the server does in play",
     )
+    parser.add_argument(
+        "--helper", action=argparse.BooleanOptionalAction, default=True,
+        help="let a tight game's relaxed walks run on the other core, as in play (see solve's helper)",
+    )
     parser.add_argument("--jsonl", default=None, help="also write one JSON row per deal to this file")
     options = parser.parse_args()
     try:
@@ -282,11 +299,13 @@ def main() -> None:
         f"{label}: {len(deals)} deals ({options.deals or f'sample of {options.sample}, seed {options.seed}'}), "
         f"limit {limit} ({options.clock} clock); load average {os.getloadavg()[0]:.1f}; "
         f"solver {'compiled' if native.in_use() else 'pure Python'}"
+        f"{', helper on the other core' if options.helper else ''}"
     )
     rows = []
     for number in deals:
         row = solve_forked(
-            rules, number, limit, cpu_clock=options.clock == "cpu", follow=options.follow, along=options.along
+            rules, number, limit, cpu_clock=options.clock == "cpu", follow=options.follow, along=options.along,
+            helper=options.helper,
         )
         rows.append(row)
         if options.deals and len(deals) <= 20:

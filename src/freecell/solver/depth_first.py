@@ -159,6 +159,9 @@ class DepthFirst(Generic[S, M, T]):
         # (``pending``, their numbers) and in the order seen (``members``).
         self.tracks = dead_ends
         self.dead: set[bytes] = set()
+        # Where a list is put here, each key added to ``dead`` is appended to it too, so
+        # that whoever mirrors the dead ends elsewhere can take the new ones alone.
+        self.dead_log: list[bytes] | None = None
         self.numbers = array("Q", [0])
         self.lows = array("Q", [0])
         self.pending: dict[bytes, int] = {start_key: 0} if dead_ends else {}
@@ -314,11 +317,13 @@ class DepthFirst(Generic[S, M, T]):
         numbers, lows = self.numbers, self.lows
         number, low = numbers.pop(), lows.pop()
         if low == number:
-            pending, members, dead = self.pending, self.members, self.dead
+            pending, members, dead, log = self.pending, self.members, self.dead, self.dead_log
             while members and pending[members[-1]] >= number:
                 member = members.pop()
                 del pending[member]
                 dead.add(member)
+                if log is not None:
+                    log.append(member)
         elif lows:
             lows[-1] = min(lows[-1], low)
 

@@ -276,6 +276,14 @@ class Budget:
         freeing = grown * FREEING_SECONDS_PER_BYTE - _LATE_BY
         return time.perf_counter() + max(freeing, 0.0) >= self.deadline
 
+    def give_back(self, positions: int) -> None:
+        """``positions`` counted as expanded were not (held for a search elsewhere that
+        ended sooner): they may be spent again, and a budget spent for its count alone is
+        not spent any more."""
+        self.expanded -= positions
+        if self.spent and not self.for_memory:
+            self.spent = self._spent_now(0)
+
     def seconds_left(self) -> float | None:
         """How much work may still be done before the deadline, the freeing of what the
         search made (as grown at the last reading) left room for (None: no time limit)."""

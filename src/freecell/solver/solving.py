@@ -55,6 +55,8 @@ it is returned.
 from __future__ import annotations
 
 import gc
+import math
+import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
@@ -81,6 +83,8 @@ from freecell.solver.board import (
     step_cost,
 )
 from freecell.solver.depth_first import DepthFirst
+from freecell.solver.helper import Helper, Message, Reporter
+from freecell.solver.helper import start as start_helper
 from freecell.solver.search import (
     BYTES_PER_POSITION,
     Alternating,
@@ -90,6 +94,7 @@ from freecell.solver.search import (
     Outcome,
     SearchLimit,
     SearchRun,
+    resident_bytes,
 )
 from freecell.solver.shortcut import shortcut
 from freecell.solver.shorten import shorten
@@ -398,6 +403,22 @@ RELAXED_SHARE: Final = 2
 # wins 12633 3.3 -> 3.7 s and 19367 3.4 -> 4.5 s. What it finds past the goal costs
 # more classes than its dead ends save the searches that pass them by.
 DEAD_ENDS: Final = True
+# With ``solve(..., helper=True)``, in a tight game, the relaxed walks run in a process
+# of their own on the other core (see helper.py), forked when FINAL has expanded
+# EARLY_FROM positions, rather than taking turns with FINAL here: each search gets a
+# core. The in-play limit holds for the two together: the helper gets HELPER_SHARE of
+# the positions left (as its turns got: EARLY_SLICE against SLICE) and
+# HELPER_MEMORY_SHARE of the memory left, both given back here when it ends sooner,
+# and the seconds left. It reports the dead ends it finds every HELPER_TURN classes;
+# FINAL passes them by as it would its own walk's. Where a walk meets a goal, the
+# helper follows it (FOLLOW) and, with HELPER_NEXT_WALK, begins the next walk at once.
+HELPER_SHARE: Final = EARLY_SLICE / (EARLY_SLICE + SLICE)
+HELPER_MEMORY_SHARE: Final = 1 / 3
+HELPER_TURN: Final = 4_000
+HELPER_NEXT_WALK: Final = True
+HELPER_LEAST_SECONDS: Final = 0.05  # with less time left, no helper is worth its fork
+HELPER_WAIT: Final = 0.25  # seconds: how long to wait at a time for the helper's word
+HELPER_GRACE: Final = 5.0  # seconds past the limit after which a silent helper is ended
 # Where a relaxed walk meets a goal, a depth-first search of the game from the last
 # position on its way there before its first twin step (see _decide), with room for
 # FOLLOW positions. Standard rules, 2 cells, 1216 (no other search had won within 1.1
@@ -523,18 +544,22 @@ class SolveResult:
 
 
 def solve(
-    position: Position, rules: Rules, *, limit: SearchLimit | None = None, short: bool = False
+    position: Position, rules: Rules, *, limit: SearchLimit | None = None, short: bool = False,
+    helper: bool = False,
 ) -> SolveResult:
     """Solve ``position`` under ``rules`` within ``limit`` (default :data:`DEFAULT_LIMIT`).
 
     SOLVED comes with moves checked by replay; UNSOLVABLE only after an exhaustive search
-    with sound reductions; LIMIT_REACHED when the budget ran out first. Raises
+    with sound reductions; LIMIT_REACHED when the budget ran out first. With ``helper``,
+    a tight game's relaxed walks may run in a forked process on another core, within
+    the same limit (see :data:`HELPER_SHARE`): only where forking is safe, in a process
+    with no other thread that could hold a lock when it forks. Raises
     ``ValueError`` when the table does not have the layout of ``rules``, and
     :class:`~freecell.solver.transcript.SolverError` if a solution fails its replay (a bug).
     """
     _check_table(position, rules)
     with _cyclic_gc_paused():
-        return _solve(position, rules, limit or DEFAULT_LIMIT, short)
+        return _solve(position, rules, limit or DEFAULT_LIMIT, short, helper)
 
 
 @contextmanager
@@ -551,7 +576,7 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) -> SolveResult:
+def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool, helper: bool = False) -> SolveResult:
     budget = Budget(limit)
     searches: list[InstrumentedProblem[State, Step, Steps]] = []
     scale = rules.decks**2  # two decks: longer searches
@@ -615,6 +640,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
 
     steps: list[Step] | None = None
     status = SolveStatus.LIMIT_REACHED
+    helped: list[int] = []  # the positions a helper expanded (see HELPER_SHARE)
     for strategy in PORTFOLIO[:1] if _first_only(rules) else PORTFOLIO:
         if budget.exhausted(0):
             break
@@ -649,6 +675,8 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
             hand_over_at=TIGHT_HANDOVER * scale if tight else None,
             late=LATE_PLAN if tight else (),
             early_proof=early_proof,
+            helping=helper and early_proof,
+            counted=helped,
         )
         for twins, dead in walked:
             _keep_lost(lost[twins], dead)
@@ -661,7 +689,7 @@ def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool) ->
     return SolveResult(
         status=status,
         moves=tuple(moves),
-        expanded=sum(s.expanded for s in searches),
+        expanded=sum(s.expanded for s in searches) + sum(helped),
         generated=sum(s.generated for s in searches),
         seconds=budget.elapsed(),
         non_foundation_moves=count_non_foundation(moves),
@@ -738,6 +766,8 @@ def _decide(
     hand_over_at: int | None,
     late: tuple[Strategy, ...] = (),
     early_proof: bool = False,
+    helping: bool = False,
+    counted: list[int] | None = None,
 ) -> tuple[list[Step] | None, SolveStatus]:
     """After the portfolio: ``final`` (:data:`FINAL`, :data:`TIGHT_FINAL` or
     :data:`TWO_DECK_FINAL`), the search that runs to its end (which alone can prove a
@@ -849,118 +879,267 @@ def _decide(
                 _drop(other, budget)
         return _winning_steps(found, run, budget)
 
-    while not budget.exhausted(0):
-        # A slice at a time while restarts are left, each followed by one restart: a
-        # loss proven in a few slices pays for as many restarts only. Under a memory
-        # limit or a handover count, best first runs in slices to the end too, to give
-        # way in time.
-        depth_first = isinstance(ending.search, DepthFirst)
-        if behind is not None:
-            # About the time of the late search's next slice.
-            cap: int | None = 2 * min(LATE_SLICE * scale, behind_cap)
-        else:
-            sliced = waiting or early is not None or (
-                not depth_first and (budget.memory is not None or hand_over_at is not None)
-            )
-            cap = SLICE * scale if sliced else None
-        run = ending.search.run(budget, cap)
-        if run.outcome is Outcome.FOUND:
-            return won(ending, run), SolveStatus.SOLVED
-        if run.outcome is Outcome.EXHAUSTED and ending.problem.whole_runs:
-            # Only whole runs: no proof. FINAL goes on over every move, from the start.
-            del ending, run
-            ending = pruned(begin(proving, complete=takes_back))
-            continue
-        if run.outcome is Outcome.EXHAUSTED and ending.problem.truncated:
-            return None, SolveStatus.LIMIT_REACHED  # some fused steps left out: no proof
-        if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
-            _remember_lost(lost[0], ending.search)
-            return None, SolveStatus.UNSOLVABLE
-        if early is not None and (depth_first or ending.search.expanded >= EARLY_FROM * scale):
-            # EARLY_SLICE positions after each of FINAL's slices; once the proof has
-            # begun, as many as the proof's slice, or the late search's when there is one.
-            if not depth_first:
-                cap = EARLY_SLICE * scale
-            elif behind is not None:
-                cap = RELAXED_SHARE * min(LATE_SLICE * scale, behind_cap)
-            elif cap is not None:
-                cap = RELAXED_SHARE * cap
-            if prune is not None and early.search.expanded == 1:
-                # Its first turn (a walk counts its start as expanded from the outset;
-                # should a turn end before it expands another, this is done again, to
-                # the same effect). The classes known lost already (as many as LOST_KEPT,
-                # which takes tens of ms to copy: most solves end before this turn) are
-                # passed by as classes seen, whose components are closed (they reach no
-                # goal), so Tarjan's bookkeeping holds.
-                assert isinstance(early.search, DepthFirst)
-                early.search.seen.update(lost[early.problem.twins])
-            proof = early.search.run(budget, cap)
-            void = proof.outcome is Outcome.EXHAUSTED and early.problem.truncated  # proves nothing
+    # With ``helping``, the relaxed walks go to a helper on the other core (HELPER_SHARE)
+    # once FINAL has expanded EARLY_FROM positions, instead of taking turns with it here.
+    apart: Helper | None = None
+    mirror: _Search | None = None  # the walk the helper runs: its copy here holds the dead ends
+    held = 0  # the positions held for the helper (counted as spent here)
+    helped = 0  # how many of them it has spent
+    memory_held = 0  # the bytes of the memory limit set aside for it
+    apart_ends = 0.0  # when (time.monotonic) to stop waiting for it
+
+    def walk_apart(own: Budget, reporter: Reporter) -> None:
+        """In the helper: the relaxed walks, each begun where the one before met a goal
+        (see HELPER_NEXT_WALK) and followed from its goal, telling the dead ends as it
+        finds them and, at its end, a proof, a win or nothing."""
+        walk = mirror
+        while walk is not None:
+            search = walk.search
+            assert isinstance(search, DepthFirst)
+            twins = walk.problem.twins
+            found: list[bytes] = []
+            search.dead_log = found
+            if prune is not None and search.expanded == 1:
+                search.seen.update(lost[twins])
+            while True:
+                proof = search.run(own, HELPER_TURN * scale)
+                reporter.send(("dead", twins, found.copy(), own.expanded, walk.problem.truncated))
+                found.clear()
+                if proof.outcome is not Outcome.LIMIT or own.exhausted(0):
+                    break
+            void = proof.outcome is Outcome.EXHAUSTED and walk.problem.truncated
             if proof.outcome is Outcome.EXHAUSTED and not void:
-                _remember_lost(lost[early.problem.twins], early.search)
-                return None, SolveStatus.UNSOLVABLE
-            if proof.outcome is Outcome.FOUND and not budget.for_memory:
-                # A goal of the relaxed problem proves nothing, but its way there, up to
-                # its first twin step, is the game's own, and often leads near a win.
-                following = follow(early, proof.path)
-                followed = following.search.run(budget, FOLLOW * scale)
+                reporter.send(("lost", twins, list(search.seen), own.expanded))
+                return
+            if proof.outcome is Outcome.FOUND and not own.for_memory:
+                following = follow(walk, proof.path)
+                followed = following.search.run(own, FOLLOW * scale)
                 if followed.outcome is Outcome.FOUND:
-                    return won(following, followed), SolveStatus.SOLVED
+                    reporter.send(("won", _winning_steps(following, followed, own), own.expanded))
+                    return
                 del following, followed
-            if proof.outcome is Outcome.FOUND or void or budget.for_memory:
-                # A tighter relaxed problem begins, if any. Where the walk could not
-                # spill (too few keys in memory to be worth it), the others keep what
-                # memory is left (its dead ends too). Else its dead ends stay.
-                if budget.for_memory and isinstance(early.search, DepthFirst):
-                    early.search.dead.clear()
-                _drop(early, budget)
-                early = None
-                if budget.for_memory:
-                    budget.relieve()
-                    relaxations.clear()
-                elif depth_first:
-                    early = begin_relaxed()
-        short = not depth_first and budget.memory_short(0, reserve=(budget.memory or 0) // 2)
-        if (
-            not depth_first
-            and (short or (hand_over_at is not None and ending.search.expanded >= hand_over_at))
-            and _proof_fits(budget, ending.search.expanded)
-        ):
-            # Given way for its count under take-back rules, FINAL goes on behind the
-            # proof, first of the late searches (see KEPT_ROOM); else its memory goes to
-            # the proof. Spent, it is dropped as they are (an end it reaches there
-            # proves nothing more than the proof will).
-            kept = ending if takes_back and not short else None
-            del ending, run
-            ending = pruned(begin(proving, complete=takes_back, depth_first=True))
-            waiting.clear()
-            if kept is not None:
-                behind, behind_cap = kept, kept.search.expanded + KEPT_ROOM * scale
+            if proof.outcome is Outcome.LIMIT or own.for_memory or not HELPER_NEXT_WALK:
+                break
+            _drop(walk, own)
+            walk = begin_relaxed()
+            if walk is not None:
+                reporter.send(("walk", walk.problem.twins))
+        reporter.send(("end", own.expanded))
+
+    def start_apart() -> Helper | None:
+        """Fork the helper, holding for it its share of the positions and memory left."""
+        nonlocal held, memory_held, apart_ends
+        seconds = budget.seconds_left()
+        positions = budget.positions_left()
+        if (seconds is not None and seconds < HELPER_LEAST_SECONDS) or positions == 0:
+            return None
+        memory_mb = None
+        if budget.memory is not None:
+            left = budget.memory_left() or 0
+            memory_held = int(left * HELPER_MEMORY_SHARE)
+            # Its resident size starts with this process's pages, shared until written.
+            memory_mb = max((resident_bytes() or 0) + memory_held, 1_000_000) // 1_000_000
+        held = 0 if positions is None else int(positions * HELPER_SHARE)
+        limit = SearchLimit(seconds=seconds, positions=held or None, memory_mb=memory_mb)
+        if positions is not None and not held:
+            return None
+        helper = start_helper(walk_apart, limit)
+        if helper is None:
+            held = memory_held = 0
+            return None
+        budget.expanded += held
+        if budget.memory is not None:
+            budget.memory -= memory_held
+        apart_ends = time.monotonic() + (seconds or 0.0) + HELPER_GRACE if seconds is not None else math.inf
+        return helper
+
+    def end_apart() -> None:
+        """The helper has ended: what it left of its share is given back."""
+        nonlocal apart, held, memory_held
+        if apart is None:
+            return
+        apart.stop()
+        apart = None
+        if budget.memory is not None:
+            budget.memory += memory_held
+        budget.give_back(max(held - helped, 0))
+        held = memory_held = 0
+
+    def hear(messages: list[Message]) -> tuple[list[Step] | None, SolveStatus] | None:
+        """Take the helper's messages in: its dead ends, which walk it began, and its
+        verdict (returned, if any)."""
+        nonlocal mirror, helped
+        for message in messages:
+            kind = message[0]
+            if kind == "dead" and mirror is not None:
+                _, twins, keys, spent, truncated = message
+                assert isinstance(mirror.search, DepthFirst) and twins == mirror.problem.twins
+                mirror.search.dead.update(keys)  # type: ignore[arg-type]
+                if truncated:
+                    mirror.problem.truncated = True
+                helped = spent  # type: ignore[assignment]
+            elif kind == "walk":
+                mirror = begin_relaxed()
+                assert mirror is not None and mirror.problem.twins == message[1]
+            elif kind == "lost":
+                _, twins, keys, helped = message  # type: ignore[assignment]
+                end_apart()
+                _keep_lost(lost[twins], keys)  # type: ignore[index, arg-type]
+                return None, SolveStatus.UNSOLVABLE
+            elif kind == "won":
+                _, steps, helped = message  # type: ignore[assignment]
+                end_apart()
+                for other in (ending, behind):
+                    if other is not None:
+                        _drop(other, budget)
+                return steps, SolveStatus.SOLVED  # type: ignore[return-value]
+            else:  # "end", or it failed or died: this search goes on alone
+                if kind == "end":
+                    helped = message[1]  # type: ignore[assignment]
+                end_apart()
+                break
+        return None
+
+    try:
+        while True:
+            if apart is not None:
+                heard = hear(apart.messages())
+                if heard is not None:
+                    return heard
+            if budget.exhausted(0):
+                if apart is None:
+                    break
+                # Its own positions spent, this search waits for the helper's verdict
+                # or end; the positions the helper leaves are given back.
+                heard = hear(apart.wait(HELPER_WAIT))
+                if heard is not None:
+                    return heard
+                if apart is not None and time.monotonic() > apart_ends:
+                    end_apart()  # it should have stopped by now
+                continue
+            if (
+                helping and apart is None and early is not None and not isinstance(ending.search, DepthFirst)
+                and ending.search.expanded >= EARLY_FROM * scale
+            ):
+                mirror = early
+                apart = start_apart()
+                if apart is not None:
+                    early = None  # the helper walks it
+            # A slice at a time while restarts are left, each followed by one restart: a
+            # loss proven in a few slices pays for as many restarts only. Under a memory
+            # limit or a handover count, best first runs in slices to the end too, to give
+            # way in time.
+            depth_first = isinstance(ending.search, DepthFirst)
+            if behind is not None:
+                # About the time of the late search's next slice.
+                cap: int | None = 2 * min(LATE_SLICE * scale, behind_cap)
             else:
-                behind, behind_cap = begin_late()
-            del kept
-            if early is None and not budget.memory_short(0, reserve=(budget.memory or 0) // 4):
-                early = begin_relaxed()  # the next one, where the one before met a goal
-        elif behind is not None:
-            run = behind.search.run(budget, min(LATE_SLICE * scale, behind_cap - behind.search.expanded))
+                sliced = waiting or early is not None or (
+                    not depth_first and (budget.memory is not None or hand_over_at is not None)
+                )
+                cap = SLICE * scale if sliced else None
+            run = ending.search.run(budget, cap)
             if run.outcome is Outcome.FOUND:
-                return won(behind, run), SolveStatus.SOLVED
-            if budget.for_memory:
-                behind = None  # the proof gets its memory back, and goes on (it may spill)
-                budget.relieve()
-            elif budget.memory_short(0, reserve=(budget.memory or 0) // 4):
-                behind = None  # its memory is wanted by the proof
-            elif run.outcome is Outcome.EXHAUSTED or behind.search.expanded >= behind_cap:
-                # Spent (eager, or whole runs: no proof): the next one, if any.
-                del behind, run
-                behind, behind_cap = begin_late()
-        elif waiting:
-            strategy = waiting.pop(0)
-            restart = begin(strategy)
-            run = restart.search.run(budget, (strategy.cap or 0) * scale)
-            if run.outcome is Outcome.FOUND:
-                return won(restart, run), SolveStatus.SOLVED
-    return None, SolveStatus.LIMIT_REACHED
+                return won(ending, run), SolveStatus.SOLVED
+            if run.outcome is Outcome.EXHAUSTED and ending.problem.whole_runs:
+                # Only whole runs: no proof. FINAL goes on over every move, from the start.
+                del ending, run
+                ending = pruned(begin(proving, complete=takes_back))
+                continue
+            if run.outcome is Outcome.EXHAUSTED and ending.problem.truncated:
+                return None, SolveStatus.LIMIT_REACHED  # some fused steps left out: no proof
+            if run.outcome is Outcome.EXHAUSTED:  # over an exhaustive problem: a proof
+                _remember_lost(lost[0], ending.search)
+                return None, SolveStatus.UNSOLVABLE
+            if early is not None and (depth_first or ending.search.expanded >= EARLY_FROM * scale):
+                # EARLY_SLICE positions after each of FINAL's slices; once the proof has
+                # begun, as many as the proof's slice, or the late search's when there is one.
+                if not depth_first:
+                    cap = EARLY_SLICE * scale
+                elif behind is not None:
+                    cap = RELAXED_SHARE * min(LATE_SLICE * scale, behind_cap)
+                elif cap is not None:
+                    cap = RELAXED_SHARE * cap
+                if prune is not None and early.search.expanded == 1:
+                    # Its first turn (a walk counts its start as expanded from the outset;
+                    # should a turn end before it expands another, this is done again, to
+                    # the same effect). The classes known lost already (as many as LOST_KEPT,
+                    # which takes tens of ms to copy: most solves end before this turn) are
+                    # passed by as classes seen, whose components are closed (they reach no
+                    # goal), so Tarjan's bookkeeping holds.
+                    assert isinstance(early.search, DepthFirst)
+                    early.search.seen.update(lost[early.problem.twins])
+                proof = early.search.run(budget, cap)
+                void = proof.outcome is Outcome.EXHAUSTED and early.problem.truncated  # proves nothing
+                if proof.outcome is Outcome.EXHAUSTED and not void:
+                    _remember_lost(lost[early.problem.twins], early.search)
+                    return None, SolveStatus.UNSOLVABLE
+                if proof.outcome is Outcome.FOUND and not budget.for_memory:
+                    # A goal of the relaxed problem proves nothing, but its way there, up to
+                    # its first twin step, is the game's own, and often leads near a win.
+                    following = follow(early, proof.path)
+                    followed = following.search.run(budget, FOLLOW * scale)
+                    if followed.outcome is Outcome.FOUND:
+                        return won(following, followed), SolveStatus.SOLVED
+                    del following, followed
+                if proof.outcome is Outcome.FOUND or void or budget.for_memory:
+                    # A tighter relaxed problem begins, if any. Where the walk could not
+                    # spill (too few keys in memory to be worth it), the others keep what
+                    # memory is left (its dead ends too). Else its dead ends stay.
+                    if budget.for_memory and isinstance(early.search, DepthFirst):
+                        early.search.dead.clear()
+                    _drop(early, budget)
+                    early = None
+                    if budget.for_memory:
+                        budget.relieve()
+                        relaxations.clear()
+                    elif depth_first:
+                        early = begin_relaxed()
+            short = not depth_first and budget.memory_short(0, reserve=(budget.memory or 0) // 2)
+            if (
+                not depth_first
+                and (short or (hand_over_at is not None and ending.search.expanded >= hand_over_at))
+                and _proof_fits(budget, ending.search.expanded)
+            ):
+                # Given way for its count under take-back rules, FINAL goes on behind the
+                # proof, first of the late searches (see KEPT_ROOM); else its memory goes to
+                # the proof. Spent, it is dropped as they are (an end it reaches there
+                # proves nothing more than the proof will).
+                kept = ending if takes_back and not short else None
+                del ending, run
+                ending = pruned(begin(proving, complete=takes_back, depth_first=True))
+                waiting.clear()
+                if kept is not None:
+                    behind, behind_cap = kept, kept.search.expanded + KEPT_ROOM * scale
+                else:
+                    behind, behind_cap = begin_late()
+                del kept
+                if early is None and not budget.memory_short(0, reserve=(budget.memory or 0) // 4):
+                    early = begin_relaxed()  # the next one, where the one before met a goal
+            elif behind is not None:
+                run = behind.search.run(budget, min(LATE_SLICE * scale, behind_cap - behind.search.expanded))
+                if run.outcome is Outcome.FOUND:
+                    return won(behind, run), SolveStatus.SOLVED
+                if budget.for_memory:
+                    behind = None  # the proof gets its memory back, and goes on (it may spill)
+                    budget.relieve()
+                elif budget.memory_short(0, reserve=(budget.memory or 0) // 4):
+                    behind = None  # its memory is wanted by the proof
+                elif run.outcome is Outcome.EXHAUSTED or behind.search.expanded >= behind_cap:
+                    # Spent (eager, or whole runs: no proof): the next one, if any.
+                    del behind, run
+                    behind, behind_cap = begin_late()
+            elif waiting:
+                strategy = waiting.pop(0)
+                restart = begin(strategy)
+                run = restart.search.run(budget, (strategy.cap or 0) * scale)
+                if run.outcome is Outcome.FOUND:
+                    return won(restart, run), SolveStatus.SOLVED
+        return None, SolveStatus.LIMIT_REACHED
+    finally:
+        end_apart()
+        if helped and counted is not None:
+            counted.append(helped)
 
 
 def _proof_fits(budget: Budget, expanded: int) -> bool:

@@ -1,7 +1,10 @@
 """Solving in the background for the server: a worker process, bounded and superseding.
 
-The solver runs in a separate process (one by default, leaving the other core to the
-server), so a long search never stalls the event loop or the GIL. Requests are keyed by
+The solver runs in a separate process (one by default), so a long search never stalls
+the event loop or the GIL. In a tight game a search in play that runs long lends its
+relaxed walks to a helper process on the other core for its few seconds (see
+``solve``'s ``helper``); both run at a lower priority than the server, whose requests
+(moves) cannot wait. Requests are keyed by
 game: a newer request for a game replaces its older one while that is still waiting, and
 at most :data:`WAITING_PER_WORKER` requests for each worker wait at once; past that a
 request is refused at once (:class:`AnalysisBusyError`, with the seconds after which to
@@ -110,8 +113,10 @@ class _Job:
     done: Answered = field(default_factory=Answered)
 
 
-def _solve_in_worker(position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
-    return solve(position, rules, limit=limit)
+def _solve_in_worker(position: Position, rules: Rules, limit: SearchLimit, helper: bool = False) -> SolveResult:
+    """``helper``: a tight game's relaxed walks may take the other core for the search's
+    few seconds (see ``solve``): a worker forks safely, its only other thread asleep."""
+    return solve(position, rules, limit=limit, helper=helper)
 
 
 def _start_worker(parent: int, niceness: int = WORKER_NICENESS) -> None:
@@ -334,7 +339,7 @@ class AnalysisService:
     def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
         """Solve in a worker process now (behind whatever the workers are doing) and wait.
         The answer is recorded in the advisor too."""
-        result = self._pool.submit(_solve_in_worker, position, rules, limit).result()
+        result = self._pool.submit(_solve_in_worker, position, rules, limit, True).result()
         self.advisor.learn(position, rules, result)
         return result
 
@@ -348,7 +353,7 @@ class AnalysisService:
                 _, job = self._waiting.popitem(last=False)
                 self._running[(job.rules, job.position)] = job
             try:
-                future = self._pool.submit(_solve_in_worker, job.position, job.rules, self.advisor.limit)
+                future = self._pool.submit(_solve_in_worker, job.position, job.rules, self.advisor.limit, True)
             except RuntimeError:  # the pool is shutting down
                 job.done.set()
                 return
