@@ -23,6 +23,11 @@ a neighbour, though: two runs side by side on this machine's two cores slow each
 150,843 positions beside another run). Side by side is fair for comparing two versions;
 figures to set against the targets come from one run at a time.
 
+As in play, a tight game's relaxed walks run in a helper process on the other core
+(``solve(..., helper=True)``; ``--no-helper`` for the walks taking turns in one
+process): the CPU time then counts both processes, and the peak adds the helper's to
+the solving process's (pages shared at the fork counted twice). Run nothing beside it.
+
 With ``--seconds 0`` and the in-play positions and memory (``--positions 300000
 --memory-mb 600``), it shows what the in-play limit would decide on a machine so fast
 that its count of positions alone stops the search: which unknowns a cheaper position
@@ -75,8 +80,12 @@ from freecell.web.hint import move_worth_trying
 # (every preset, after the searches were made cheaper a position; nothing was chosen on
 # it), and in session 39 the unknowns of 463 to 503 and the slow app 2-cell deals of
 # 463 were run again (nothing kept), then 509 was drawn (every preset; nothing was
-# chosen on it): measure on seeds above 509 (173, 179 and 181 were drawn too). A sample
-# of 3,000 takes 2 to 7 minutes here, one at a time.
+# chosen on it), then in session 40 the helper's share and its next walk were compared
+# on the unknowns of 463 to 509 (none kept over the share its turns had), and 521 was
+# drawn (the app with and without the helper, standard 2 cells and Baker's Game with
+# it; its sample shares some deals with those unknowns): measure on seeds above 521
+# (173, 179 and 181 were drawn too). A sample of 3,000 takes 2 to 7 minutes here, one
+# at a time.
 TUNED = frozenset(range(1, 1001)) | frozenset(range(2001, 2301))
 
 

@@ -157,3 +157,29 @@ def test_a_solve_with_a_helper_keeps_the_positions_limit(rules: object, number: 
     assert result.status is SolveStatus.LIMIT_REACHED
     assert 59_000 <= result.expanded <= 60_000 + 200
     assert _children() == before
+
+
+def test_a_walk_that_meets_a_goal_gives_back_part_of_what_it_holds(
+    helper_does_all: list[SearchLimit], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """App, 2 cells, deal 13233 (lost): the first relaxed walk meets a goal after about
+    48,000 classes. The helper then gives back half the positions it has left, which
+    the solve here spends (it had none), and begins the next walk with the other half:
+    the two together stay within the limit."""
+    heard: list[tuple[object, ...]] = []
+    read = Helper._read
+
+    def listened(self: Helper, seconds: float) -> list[tuple[object, ...]]:
+        found = read(self, seconds)
+        heard.extend(message for message in found if message[0] != "dead")
+        return found
+
+    monkeypatch.setattr(Helper, "_read", listened)
+    position = Deal(APP_2, 13233).position()
+    result = solve(position, APP_2, limit=SearchLimit(positions=150_000), helper=True)
+    assert result.status is not SolveStatus.SOLVED
+    kinds = [message[0] for message in heard]
+    assert kinds[:2] == ["release", "walk"], heard
+    released = heard[0][1]
+    assert isinstance(released, int) and 30_000 < released < 70_000
+    assert result.expanded <= 150_000 + 200

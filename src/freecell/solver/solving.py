@@ -410,12 +410,29 @@ DEAD_ENDS: Final = True
 # the positions left (as its turns got: EARLY_SLICE against SLICE) and
 # HELPER_MEMORY_SHARE of the memory left, both given back here when it ends sooner,
 # and the seconds left. It reports the dead ends it finds every HELPER_TURN classes;
-# FINAL passes them by as it would its own walk's. Where a walk meets a goal, the
-# helper follows it (FOLLOW) and, with HELPER_NEXT_WALK, begins the next walk at once.
+# FINAL passes them by as it would its own walk's (so a verdict near the limit may
+# differ from run to run: app 2 cells, 13219, FINAL ran out with the walk's dead ends
+# in 2 of 4 runs). Where a walk meets a goal, the helper follows it (FOLLOW), keeps
+# HELPER_AFTER_GOAL of the positions it has left for the next walk, begun at once, and
+# gives the rest back to FINAL. In play (one run at a time, CPU clock), the positions now stop nearly every
+# search left unknown, not the clock. The unknowns that seeds 463-509 left (26 with
+# two cells, 46 with one): 11 and 9 decided; with no next walk 9 and 7; with shares
+# of 3/4 and 1/2, 13 and 8, 14 and 7 (the noise of such a set: the share of the turns
+# was kept). Seed 521, 3,000 deals, all of the rest of its share to the next walk: app
+# 2 cells 11 -> 6 unknown, app 1 cell 9 -> 10 (21507 and 24016, which FINAL alone
+# decides after the first walk's goal, ran out of positions); half of it given back,
+# on that sample's slow deals (66 and 99): 9 with one cell (as without the helper),
+# 6 with two. Held out, seed 523 (3,000 deals, each way one run at a time), without
+# the helper -> with it: unknown app 2 cells 7 -> 3, standard 2 cells 5 -> 3, app 1
+# cell 18 -> 17 (its unknowns need more positions than the limit's, see TIGHT_HANDOVER);
+# deals over 1 s of wall clock 26 -> 18, 17 -> 15, 50 -> 34; hint p90 115 -> 112 ms,
+# 89 -> 110 ms (60 of those deals side by side: p50 90 and 80 ms either way), 105 ->
+# 102 ms; peak of the two together, at most, 268 -> 336 MB, 274 -> 320, 244 -> 394.
 HELPER_SHARE: Final = EARLY_SLICE / (EARLY_SLICE + SLICE)
 HELPER_MEMORY_SHARE: Final = 1 / 3
 HELPER_TURN: Final = 4_000
 HELPER_NEXT_WALK: Final = True
+HELPER_AFTER_GOAL: Final = 0.5
 HELPER_LEAST_SECONDS: Final = 0.05  # with less time left, no helper is worth its fork
 HELPER_WAIT: Final = 0.25  # seconds: how long to wait at a time for the helper's word
 HELPER_GRACE: Final = 5.0  # seconds past the limit after which a silent helper is ended
@@ -920,6 +937,14 @@ def _decide(
                 del following, followed
             if proof.outcome is Outcome.LIMIT or own.for_memory or not HELPER_NEXT_WALK:
                 break
+            positions = own.limit.positions
+            if positions is not None and HELPER_AFTER_GOAL < 1:
+                # FINAL gets back part of the positions left, as it had them all when
+                # the walks took turns with it.
+                released = int(max(positions - own.expanded, 0) * (1 - HELPER_AFTER_GOAL))
+                if released:
+                    own.limit = replace(own.limit, positions=positions - released)
+                    reporter.send(("release", released))
             _drop(walk, own)
             walk = begin_relaxed()
             if walk is not None:
@@ -968,7 +993,7 @@ def _decide(
     def hear(messages: list[Message]) -> tuple[list[Step] | None, SolveStatus] | None:
         """Take the helper's messages in: its dead ends, which walk it began, and its
         verdict (returned, if any)."""
-        nonlocal mirror, helped
+        nonlocal mirror, helped, held
         for message in messages:
             kind = message[0]
             if kind == "dead" and mirror is not None:
@@ -978,6 +1003,10 @@ def _decide(
                 if truncated:
                     mirror.problem.truncated = True
                 helped = spent  # type: ignore[assignment]
+            elif kind == "release":
+                released: int = message[1]  # type: ignore[assignment]
+                held -= released
+                budget.give_back(released)
             elif kind == "walk":
                 mirror = begin_relaxed()
                 assert mirror is not None and mirror.problem.twins == message[1]
