@@ -159,13 +159,8 @@ def test_a_solve_with_a_helper_keeps_the_positions_limit(rules: object, number: 
     assert _children() == before
 
 
-def test_a_walk_that_meets_a_goal_gives_back_part_of_what_it_holds(
-    helper_does_all: list[SearchLimit], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """App, 2 cells, deal 13233 (lost): the first relaxed walk meets a goal after about
-    48,000 classes. The helper then gives back half the positions it has left, which
-    the solve here spends (it had none), and begins the next walk with the other half:
-    the two together stay within the limit."""
+def _listen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """The messages the solve reads from its helpers, but the dead ends, as it reads them."""
     heard: list[tuple[object, ...]] = []
     read = Helper._read
 
@@ -175,6 +170,17 @@ def test_a_walk_that_meets_a_goal_gives_back_part_of_what_it_holds(
         return found
 
     monkeypatch.setattr(Helper, "_read", listened)
+    return heard
+
+
+def test_a_walk_that_meets_a_goal_gives_back_part_of_what_it_holds(
+    helper_does_all: list[SearchLimit], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """App, 2 cells, deal 13233 (lost): the first relaxed walk meets a goal after about
+    48,000 classes. The helper then gives back half the positions it has left, which
+    the solve here spends (it had none), and begins the next walk with the other half:
+    the two together stay within the limit."""
+    heard = _listen(monkeypatch)
     position = Deal(APP_2, 13233).position()
     result = solve(position, APP_2, limit=SearchLimit(positions=150_000), helper=True)
     assert result.status is not SolveStatus.SOLVED
@@ -183,3 +189,23 @@ def test_a_walk_that_meets_a_goal_gives_back_part_of_what_it_holds(
     released = heard[0][1]
     assert isinstance(released, int) and 30_000 < released < 70_000
     assert result.expanded <= 150_000 + 200
+
+
+def test_the_next_walk_is_the_helpers_though_the_last_search_has_given_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """App, 1 cell, deal 9331: the first walk meets a goal soon, and the helper begins
+    the second. Here the last search gives way to the proof at once (as it does for its
+    memory in a worker that grew large): it begins no walk of its own meanwhile, so the
+    helper's second walk runs to the limit, and its dead ends are kept here for the next
+    solves."""
+    monkeypatch.setattr(solving, "_LOST", {})
+    heard = _listen(monkeypatch)
+    monkeypatch.setattr(solving, "TIGHT_HANDOVER", solving.EARLY_FROM + 2_000)
+    position = Deal(APP_1, 9331).position()
+    result = solve(position, APP_1, limit=SearchLimit(positions=150_000), helper=True)
+    assert result.status is SolveStatus.LIMIT_REACHED
+    second = solving.RELAXATIONS[1]
+    assert [message[0] for message in heard][:3] == ["release", "walk", "end"], heard
+    assert heard[1] == ("walk", second)
+    assert solving._LOST.get((APP_1, b"", second))

@@ -1009,7 +1009,9 @@ def _decide(
                 budget.give_back(released)
             elif kind == "walk":
                 mirror = begin_relaxed()
-                assert mirror is not None and mirror.problem.twins == message[1]
+                if mirror is None or mirror.problem.twins != message[1]:
+                    end_apart()  # no copy of its walk here to hold its dead ends: a bug
+                    break
             elif kind == "lost":
                 _, twins, keys, helped = message  # type: ignore[assignment]
                 end_apart()
@@ -1143,8 +1145,10 @@ def _decide(
                 else:
                     behind, behind_cap = begin_late()
                 del kept
-                if early is None and not budget.memory_short(0, reserve=(budget.memory or 0) // 4):
-                    early = begin_relaxed()  # the next one, where the one before met a goal
+                # The next one, where the one before met a goal; none while a helper runs
+                # (the walks are its own).
+                if early is None and apart is None and not budget.memory_short(0, reserve=(budget.memory or 0) // 4):
+                    early = begin_relaxed()
             elif behind is not None:
                 run = behind.search.run(budget, min(LATE_SLICE * scale, behind_cap - behind.search.expanded))
                 if run.outcome is Outcome.FOUND:
