@@ -998,7 +998,9 @@ def _decide(
             kind = message[0]
             if kind == "dead" and mirror is not None:
                 _, twins, keys, spent, truncated = message
-                assert isinstance(mirror.search, DepthFirst) and twins == mirror.problem.twins
+                if not isinstance(mirror.search, DepthFirst) or twins != mirror.problem.twins:
+                    end_apart()  # not the walk copied here: a bug, and this search goes on alone
+                    break
                 mirror.search.dead.update(keys)  # type: ignore[arg-type]
                 if truncated:
                     mirror.problem.truncated = True
