@@ -78,10 +78,6 @@ class Helper:
             found.append(GONE)
         return found
 
-    def ended(self) -> None:
-        """Its last message was read: the child exits by itself; reap it."""
-        self._reap()
-
     def stop(self) -> None:
         """End the child now, if it still runs, and reap it."""
         if self.running:

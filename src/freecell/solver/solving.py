@@ -896,6 +896,27 @@ def _decide(
                 _drop(other, budget)
         return _winning_steps(found, run, budget)
 
+    def take_known_lost(walk: _Search) -> None:
+        """Before a walk's first turn (a walk counts its start as expanded from the
+        outset; should a turn end before it expands another, this is done again, to the
+        same effect): the classes known lost already (as many as LOST_KEPT, which takes
+        tens of ms to copy: most solves end before this turn) are passed by as classes
+        seen, whose components are closed (they reach no goal), so Tarjan's bookkeeping
+        holds."""
+        if prune is not None and walk.search.expanded == 1:
+            assert isinstance(walk.search, DepthFirst)
+            walk.search.seen.update(lost[walk.problem.twins])
+
+    def follow_goal(
+        walk: _Search, path: Sequence[Steps], spend: Budget
+    ) -> tuple[_Search, SearchRun[State, Steps]] | None:
+        """A goal of the relaxed problem proves nothing, but its way there, up to its
+        first twin step, is the game's own, and often leads near a win: the search from
+        there (see follow()) and its win, if it found one within FOLLOW positions."""
+        following = follow(walk, path)
+        followed = following.search.run(spend, FOLLOW * scale)
+        return (following, followed) if followed.outcome is Outcome.FOUND else None
+
     # With ``helping``, the relaxed walks go to a helper on the other core (HELPER_SHARE)
     # once FINAL has expanded EARLY_FROM positions, instead of taking turns with it here.
     apart: Helper | None = None
@@ -916,8 +937,7 @@ def _decide(
             twins = walk.problem.twins
             found: list[bytes] = []
             search.dead_log = found
-            if prune is not None and search.expanded == 1:
-                search.seen.update(lost[twins])
+            take_known_lost(walk)
             while True:
                 proof = search.run(own, HELPER_TURN * scale)
                 reporter.send(("dead", twins, found.copy(), own.expanded, walk.problem.truncated))
@@ -929,12 +949,10 @@ def _decide(
                 reporter.send(("lost", twins, list(search.seen), own.expanded))
                 return
             if proof.outcome is Outcome.FOUND and not own.for_memory:
-                following = follow(walk, proof.path)
-                followed = following.search.run(own, FOLLOW * scale)
-                if followed.outcome is Outcome.FOUND:
-                    reporter.send(("won", _winning_steps(following, followed, own), own.expanded))
+                win = follow_goal(walk, proof.path, own)
+                if win is not None:
+                    reporter.send(("won", _winning_steps(*win, own), own.expanded))
                     return
-                del following, followed
             if proof.outcome is Outcome.LIMIT or own.for_memory or not HELPER_NEXT_WALK:
                 break
             positions = own.limit.positions
@@ -956,26 +974,22 @@ def _decide(
         nonlocal held, memory_held, apart_ends
         seconds = budget.seconds_left()
         positions = budget.positions_left()
-        if (seconds is not None and seconds < HELPER_LEAST_SECONDS) or positions == 0:
+        held = 0 if positions is None else int(positions * HELPER_SHARE)
+        if (seconds is not None and seconds < HELPER_LEAST_SECONDS) or (positions is not None and not held):
             return None
         memory_mb = None
         if budget.memory is not None:
-            left = budget.memory_left() or 0
-            memory_held = int(left * HELPER_MEMORY_SHARE)
+            memory_held = int((budget.memory_left() or 0) * HELPER_MEMORY_SHARE)
             # Its resident size starts with this process's pages, shared until written.
             memory_mb = max((resident_bytes() or 0) + memory_held, 1_000_000) // 1_000_000
-        held = 0 if positions is None else int(positions * HELPER_SHARE)
-        limit = SearchLimit(seconds=seconds, positions=held or None, memory_mb=memory_mb)
-        if positions is not None and not held:
-            return None
-        helper = start_helper(walk_apart, limit)
+        helper = start_helper(walk_apart, SearchLimit(seconds=seconds, positions=held or None, memory_mb=memory_mb))
         if helper is None:
             held = memory_held = 0
             return None
         budget.expanded += held
         if budget.memory is not None:
             budget.memory -= memory_held
-        apart_ends = time.monotonic() + (seconds or 0.0) + HELPER_GRACE if seconds is not None else math.inf
+        apart_ends = math.inf if seconds is None else time.monotonic() + seconds + HELPER_GRACE
         return helper
 
     def end_apart() -> None:
@@ -1093,28 +1107,16 @@ def _decide(
                     cap = RELAXED_SHARE * min(LATE_SLICE * scale, behind_cap)
                 elif cap is not None:
                     cap = RELAXED_SHARE * cap
-                if prune is not None and early.search.expanded == 1:
-                    # Its first turn (a walk counts its start as expanded from the outset;
-                    # should a turn end before it expands another, this is done again, to
-                    # the same effect). The classes known lost already (as many as LOST_KEPT,
-                    # which takes tens of ms to copy: most solves end before this turn) are
-                    # passed by as classes seen, whose components are closed (they reach no
-                    # goal), so Tarjan's bookkeeping holds.
-                    assert isinstance(early.search, DepthFirst)
-                    early.search.seen.update(lost[early.problem.twins])
+                take_known_lost(early)
                 proof = early.search.run(budget, cap)
                 void = proof.outcome is Outcome.EXHAUSTED and early.problem.truncated  # proves nothing
                 if proof.outcome is Outcome.EXHAUSTED and not void:
                     _remember_lost(lost[early.problem.twins], early.search)
                     return None, SolveStatus.UNSOLVABLE
                 if proof.outcome is Outcome.FOUND and not budget.for_memory:
-                    # A goal of the relaxed problem proves nothing, but its way there, up to
-                    # its first twin step, is the game's own, and often leads near a win.
-                    following = follow(early, proof.path)
-                    followed = following.search.run(budget, FOLLOW * scale)
-                    if followed.outcome is Outcome.FOUND:
-                        return won(following, followed), SolveStatus.SOLVED
-                    del following, followed
+                    win = follow_goal(early, proof.path, budget)
+                    if win is not None:
+                        return won(*win), SolveStatus.SOLVED
                 if proof.outcome is Outcome.FOUND or void or budget.for_memory:
                     # A tighter relaxed problem begins, if any. Where the walk could not
                     # spill (too few keys in memory to be worth it), the others keep what
