@@ -155,16 +155,17 @@ def _solve_with_peak(*args: str) -> tuple[int, int, dict[str, object]]:
 
 @pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="the resident size is read from /proc")
 def test_a_memory_limit_bounds_the_peak_resident_size_of_the_process() -> None:
-    # App 2 cells deal 29577 (lost) takes 27 s and 316 MB to prove with no limit (deal
-    # 140, which took 2.38 GB before take-backs were fused, is now won in 0.7 s). At 60
-    # MB, past half the limit, a depth-first proof takes over, and each time the memory
-    # runs short it moves its keys to disk: it goes on until its time is nearly up, and
-    # the process never holds more than the limit. A margin of 2 MB: ru_maxrss is in KiB.
-    # Near the end a spill that would make the filter again, reading back every key on
-    # disk, no longer fits in the time left, and the proof stops there: 18.2 to 19.0 s
-    # here (session 39). Unable to spill (no sqlite3), it stops for memory at 1.6 s.
+    # App 2 cells deal 8162 (lost) takes 33 s and 792 MB to prove with no limit (29577,
+    # used here before, is now proven in 3 s; deal 140, which took 2.38 GB before
+    # take-backs were fused, is won in 0.7 s). At 60 MB, past half the limit, a
+    # depth-first proof takes over, and each time the memory runs short it moves its
+    # keys to disk: it goes on until its time is up, and the process never holds more
+    # than the limit (20.0 s and a peak of 51 MB, twice, in session 41). Near the end a
+    # spill that would make the filter again, reading back every key on disk, may no
+    # longer fit in the time left, and the proof then stops there: hence 15 s, not 20.
+    # A margin of 2 MB: ru_maxrss is in KiB.
     limit_mb = 60
-    code, peak, answer = _solve_with_peak("--rules", "app", "--cells", "2", "--limit", f"20s,{limit_mb}MB", "29577")
+    code, peak, answer = _solve_with_peak("--rules", "app", "--cells", "2", "--limit", f"20s,{limit_mb}MB", "8162")
     assert code == 4 and answer["status"] == "limit-reached"
     assert isinstance(answer["seconds"], float) and answer["seconds"] >= 15  # it went on: time stopped it
     assert peak <= limit_mb * 1_000_000 + 2_000_000

@@ -185,15 +185,18 @@ def test_no_position_that_can_be_won_lies_in_a_dead_class(
 APP_1 = find_rules("app", cells=1)
 
 
-def test_dead_ends_decide_a_loss_the_walks_alone_cannot_within_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """App, 1 cell, deal 31485 (lost): the first relaxed walk meets a goal after 118,019
-    classes, and the second proves the loss over 342,776. Passing by the dead classes
-    the first walk finds, the solve proves the loss within the in-play limit's 300,000
-    positions; without them it stops at that limit."""
-    position = Deal(APP_1, 31485).position()
+def test_dead_ends_decide_a_deal_the_searches_alone_cannot_within_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """App, 1 cell, deal 11548 (won): the first relaxed walk meets a goal after 23,120
+    classes, which proves nothing. Passing by the dead classes it found on the way, the
+    solve wins within the in-play limit's 300,000 positions (245,561); without them it
+    stops at that limit. (Deal 31485, a loss the dead ends decided here before, is now
+    proven by the first walk alone: its twins are loose only in built runs.)"""
+    position = Deal(APP_1, 11548).position()
     limit = SearchLimit(positions=300_000)
     monkeypatch.setattr(solving, "_LOST", {})  # no loss remembered from elsewhere
-    assert solve(position, APP_1, limit=limit).status is SolveStatus.UNSOLVABLE
+    result = solve(position, APP_1, limit=limit)
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(position, APP_1, result.moves)
     monkeypatch.setattr(solving, "_LOST", {})
     monkeypatch.setattr(solving, "DEAD_ENDS", False)
     assert solve(position, APP_1, limit=limit).status is SolveStatus.LIMIT_REACHED

@@ -194,15 +194,15 @@ def test_a_walk_that_meets_a_goal_gives_back_part_of_what_it_holds(
 def test_the_next_walk_is_the_helpers_though_the_last_search_has_given_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """App, 1 cell, deal 9331: the first walk meets a goal soon, and the helper begins
-    the second. Here the last search gives way to the proof at once (as it does for its
+    """App, 1 cell, deal 25888: the first walk meets a goal soon (after about 26,000
+    classes), and the helper begins the second. Here the last search gives way to the proof at once (as it does for its
     memory in a worker that grew large): it begins no walk of its own meanwhile, so the
     helper's second walk runs to the limit, and its dead ends are kept here for the next
     solves."""
     monkeypatch.setattr(solving, "_LOST", {})
     heard = _listen(monkeypatch)
     monkeypatch.setattr(solving, "TIGHT_HANDOVER", solving.EARLY_FROM + 2_000)
-    position = Deal(APP_1, 9331).position()
+    position = Deal(APP_1, 25888).position()
     result = solve(position, APP_1, limit=SearchLimit(positions=150_000), helper=True)
     assert result.status is SolveStatus.LIMIT_REACHED
     second = solving.RELAXATIONS[1]

@@ -19,15 +19,29 @@ from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, solve, solving
-from freecell.solver.board import IN_CELL, IN_TOP_RUN, ON_CARD, TWIN, TWIN_CELL, FreeCellProblem, State
+from freecell.solver.board import (
+    IN_BUILT_RUN,
+    IN_CELL,
+    IN_TOP_RUN,
+    ON_CARD,
+    TWIN,
+    TWIN_CELL,
+    FreeCellProblem,
+    State,
+)
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import Budget, Outcome
 from freecell.solver.solving import RELAXATIONS
 
 STANDARD_2 = find_rules("standard", cells=2)
-# Every relaxed problem there may be: some of the three, with ON_CARD or IN_TOP_RUN.
-EVERY_RELAXATION = (ON_CARD, ON_CARD | IN_CELL, IN_TOP_RUN, IN_TOP_RUN | IN_CELL, ON_CARD | IN_TOP_RUN, 7)
+# Every relaxed problem there may be: some of the four, with ON_CARD, IN_TOP_RUN or
+# IN_BUILT_RUN (IN_BUILT_RUN beside IN_TOP_RUN adds nothing).
+EVERY_RELAXATION = (
+    ON_CARD, ON_CARD | IN_CELL, IN_TOP_RUN, IN_TOP_RUN | IN_CELL, ON_CARD | IN_TOP_RUN, 7,
+    IN_BUILT_RUN, IN_BUILT_RUN | IN_CELL, IN_BUILT_RUN | ON_CARD, IN_BUILT_RUN | ON_CARD | IN_CELL,
+)
 LOOSEST = IN_CELL | IN_TOP_RUN
+BUILT = IN_CELL | IN_BUILT_RUN
 
 
 def relaxed(rules: Rules, twins: int = ON_CARD, *, fused: bool = True) -> FreeCellProblem:
@@ -46,9 +60,12 @@ def _loose_pairs(twins: int, problem: FreeCellProblem, state: State) -> list[int
         for at, card in enumerate(column):
             if twins & ON_CARD and at > 0 and follows[column[at - 1] * 52 + card] == 1:
                 loose.add(card)
-            if twins & IN_TOP_RUN and all(
+            in_top_run = all(
                 follows[column[below] * 52 + column[below + 1]] == 1 for below in range(at, len(column) - 1)
-            ):
+            )
+            if twins & IN_TOP_RUN and in_top_run:
+                loose.add(card)
+            if twins & IN_BUILT_RUN and in_top_run and (at == 0 or follows[column[at - 1] * 52 + card] == 1):
                 loose.add(card)
     if twins & IN_CELL:
         loose.update(cells)
@@ -90,8 +107,23 @@ def test_twins_in_top_runs_or_cells_make_one_class() -> None:
     moved, _ = problem.play(state, (2, 64, 1))
     assert _loose_pairs(LOOSEST, problem, moved) == [20, 29]
     assert problem.key(_swapped(moved, 29)) == problem.key(moved)
-    with pytest.raises(ValueError, match="ON_CARD or IN_TOP_RUN"):
+    with pytest.raises(ValueError, match="ON_CARD, IN_TOP_RUN or IN_BUILT_RUN"):
         FreeCellProblem(rules, complete=False, runs=False, twins=IN_CELL)
+
+
+def test_twins_in_built_runs_make_one_class_but_not_at_the_foot_of_a_dealt_run() -> None:
+    """With twins loose in the run on top of a column only where they lie on a card
+    they may lie on (or alone in the column), and in a cell: the 3D dealt onto the KS is
+    on top, but not loose, so it and the 3H in the built run of the other column make two
+    classes (with IN_TOP_RUN, one). The 6C alone in its column and the 6S under the 5H,
+    on the 7D, are loose."""
+    rules = _small_rules("standard", columns=4, cells=1)
+    state, _ = relaxed(rules, BUILT).initial(board(": KS 3D\n: 5S 4D 3H\n: 6C\n: 7D 6S 5H\n", rules))
+    for twins, pairs in ((BUILT, [20]), (LOOSEST, [9, 20])):  # 6C (and 6S); 3D (and 3H)
+        problem = relaxed(rules, twins)
+        assert _loose_pairs(twins, problem, state) == pairs
+        assert problem.key(_swapped(state, 20)) == problem.key(state)
+        assert (problem.key(_swapped(state, 9)) == problem.key(state)) is (twins == LOOSEST)
 
 
 def test_a_twin_sent_elsewhere_than_onto_a_card_may_be_either_of_the_pair() -> None:
@@ -251,43 +283,47 @@ def test_a_relaxed_proof_never_claims_a_table_that_can_be_won(table: tuple[Posit
 @pytest.mark.parametrize(
     ("name", "cells", "number", "plain", "classes"),
     [
-        ("standard", 2, 1, 70_882, (13_961, 18_225, 33_137)),
-        ("standard", 2, 5441, 434_813, (34_771, 56_987, 79_313)),
-        ("app", 1, 3318, 188_504, (6_334, 11_929, 15_174)),
+        ("standard", 2, 1, 70_882, (12_038, 13_961, 18_225, 33_137)),
+        ("standard", 2, 5441, 434_813, (34_771, 34_771, 56_987, 79_313)),
+        ("app", 1, 3318, 188_504, (6_334, 6_334, 11_929, 15_174)),
     ],
 )
 def test_a_lost_deal_is_proven_over_far_fewer_classes_than_positions(
     name: str, cells: int, number: int, plain: int, classes: tuple[int, ...]
 ) -> None:
     """Lost deals (each proven by the plain walk too): the relaxed walks (of
-    :data:`RELAXATIONS`, and with twins loose only on a card) run out of classes, far
-    fewer than the positions the plain walk runs out of, and the looser the twins, the
-    fewer."""
+    :data:`RELAXATIONS`, with twins loose in top runs and cells, and only on a card) run
+    out of classes, far fewer than the positions the plain walk runs out of. Of the
+    nested relaxations, the looser the twins, the fewer; twins loose only in built runs
+    (the first walk's) take no more classes here than in every top run."""
     rules = find_rules(name, cells=cells)
     walks = {}
-    assert RELAXATIONS == (LOOSEST, ON_CARD | IN_CELL)
-    for twins in (0, *RELAXATIONS, ON_CARD):
+    assert RELAXATIONS == (BUILT, ON_CARD | IN_CELL)
+    relaxations = (BUILT, LOOSEST, ON_CARD | IN_CELL, ON_CARD)
+    for twins in (0, *relaxations):
         problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
         search = DepthFirst(problem, problem.initial(Deal(rules, number).position())[0])
         assert search.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
         walks[twins] = len(search.seen)
-    assert walks == {0: plain, **dict(zip((*RELAXATIONS, ON_CARD), classes, strict=True))}
+    assert walks == {0: plain, **dict(zip(relaxations, classes, strict=True))}
 
 
 @pytest.mark.parametrize(("name", "cells", "number"), [("standard", 2, 14909), ("app", 1, 27158)])
-def test_where_the_loosest_relaxation_meets_a_goal_a_tighter_one_proves_the_loss(
+def test_where_twins_loose_at_the_foot_of_a_dealt_run_meet_a_goal_built_runs_prove_the_loss(
     name: str, cells: int, number: int
 ) -> None:
-    """Lost deals (proven by the plain walk) where twins loose in cells and top runs let
-    the relaxed walk reach a goal, which proves nothing; with twins loose on a card they
-    may lie on or in a cell, it runs out of classes."""
+    """Lost deals (proven by the plain walk) where twins loose in cells and every top run
+    let the relaxed walk reach a goal, which proves nothing: a card dealt onto one it may
+    not lie on changes places with its twin in a built run. With twins loose only in built
+    runs and cells (the first walk), or on a card they may lie on and in cells (the
+    second), it runs out of classes."""
     rules = find_rules(name, cells=cells)
     outcomes = []
-    for twins in (0, *RELAXATIONS):
+    for twins in (0, LOOSEST, *RELAXATIONS):
         problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
         search = DepthFirst(problem, problem.initial(Deal(rules, number).position())[0])
         outcomes.append(search.run(Budget(SearchLimit())).outcome)
-    assert outcomes == [Outcome.EXHAUSTED, Outcome.FOUND, Outcome.EXHAUSTED]
+    assert outcomes == [Outcome.EXHAUSTED, Outcome.FOUND, Outcome.EXHAUSTED, Outcome.EXHAUSTED]
 
 
 def test_in_a_tight_game_a_loss_is_proven_early_over_classes() -> None:

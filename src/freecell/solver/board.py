@@ -135,17 +135,19 @@ which twin lies where, so far fewer classes are reachable than positions (standa
 2 cells, deal 5441: 434,813 positions; 79,313 classes with twins loose on a card they may
 lie on, 34,771 with twins loose in a cell or in the run on top of a column).
 
-Where a card is loose is the problem's choice among :data:`ON_CARD`, :data:`IN_CELL` and
-:data:`IN_TOP_RUN`, with two properties: whether a card is loose depends on nothing that
-twins changing places changes (their ranks and colours are the same), and a loose card
-stays loose while other cards move (a card lies on the same card until it moves, and a
-card placed on a column must follow its top, so the top run only grows or shrinks above
-a card in it). A twin moved onto a card is loose again (with ON_CARD or IN_TOP_RUN,
-which every relaxed problem names). A loose twin that moves where it is loose no more
-(home, and a cell or an empty column unless the problem names IN_CELL or IN_TOP_RUN) may
-be either of the pair: the problem lists that move for each (a step from column
-``TWIN + i`` or from cell ``TWIN_CELL + card`` swaps the pair first), and sends neither
-home by itself (its safe cards home are the others).
+Where a card is loose is the problem's choice among :data:`ON_CARD`, :data:`IN_CELL`,
+:data:`IN_TOP_RUN` and :data:`IN_BUILT_RUN`, with two properties: whether a card is
+loose depends on nothing that twins changing places changes (their ranks and colours are
+the same), and a loose card stays loose while other cards move (a card lies on the same
+card until it moves, and a card placed on a column must follow its top, so the top run
+only grows or shrinks above a card in it, and every card placed on it lies on a card it
+may lie on). A twin moved onto a card is loose again (with ON_CARD, IN_TOP_RUN or
+IN_BUILT_RUN, one of which every relaxed problem names). A loose twin that moves where
+it is loose no more (home, and a cell or an empty column unless the problem names
+IN_CELL, or IN_TOP_RUN or IN_BUILT_RUN) may be either of the pair: the problem lists
+that move for each (a step from column ``TWIN + i`` or from cell ``TWIN_CELL + card``
+swaps the pair first), and sends neither home by itself (its safe cards home are the
+others).
 
 Every position the problem can reach (lazy take-backs included) then lies in a class the
 relaxed walk reaches. Take a position p in a class the walk has reached, through a
@@ -166,9 +168,13 @@ no win, nor does a take-back left out (above), and a class holds a goal only if 
 position in it is one. So when
 the relaxed walk runs out of classes, no position that wins can be reached: the deal is
 lost. A goal it reaches proves nothing (its class may hold no position the game can
-reach), and no path of it is a solution. The looser the twins, the fewer the classes,
-and the likelier a goal that proves nothing: which relaxation proves a deal soonest
-varies from deal to deal (see :data:`freecell.solver.solving.RELAXATIONS`).
+reach), and no path of it is a solution. Looser twins put more positions in a class,
+but make a goal that proves nothing likelier, and the classes that such false ways out
+lead to may be many: with IN_TOP_RUN, a card dealt onto one it may not lie on, on top of
+its column, changes places with its twin in a built run, so the walk takes it off that
+card where the game cannot (IN_BUILT_RUN leaves it out, and its walks reach fewer
+classes on most lost deals). Which relaxation proves a deal soonest varies from deal to
+deal (see :data:`freecell.solver.solving.RELAXATIONS`).
 """
 
 from __future__ import annotations
@@ -217,6 +223,9 @@ FUSED_WAYS_MOST: Final = 256
 ON_CARD: Final = 1  # on a card it may lie on
 IN_CELL: Final = 2  # in a cell
 IN_TOP_RUN: Final = 4  # in the ordered run on top of its column (a top card always is)
+# In that run too, but on a card it may lie on, or alone in its column: not the card at
+# the foot of a run that lies where it was dealt, on a card it may not lie on.
+IN_BUILT_RUN: Final = 8
 UNLIMITED: Final = 10_000
 
 Columns = tuple[bytes, ...]
@@ -333,8 +342,9 @@ class FreeCellProblem:
     ``runs`` also moves a run as one step in a complete problem (by default only the
     fast one does): a shortcut through positions its single-card moves reach anyway, so
     it adds no position a proof must not see. ``twins`` (where twins are loose: some of
-    :data:`ON_CARD`, :data:`IN_CELL` and :data:`IN_TOP_RUN`, with ON_CARD or IN_TOP_RUN
-    among them) makes it the relaxed problem of the module docstring, where that applies
+    :data:`ON_CARD`, :data:`IN_CELL`, :data:`IN_TOP_RUN` and :data:`IN_BUILT_RUN`, with
+    one of ON_CARD, IN_TOP_RUN and IN_BUILT_RUN among them) makes it the relaxed problem
+    of the module docstring, where that applies
     (one deck, alternate colours, single-card moves only, not eager); :attr:`twins` is
     what applies, 0 for none. With ``classes`` False, its loose twins still never go
     home by themselves, but its keys tell positions apart and its moves are the game's
@@ -388,8 +398,10 @@ class FreeCellProblem:
         self.chained = rules.building is Building.ALTERNATE_COLOURS
         self.raised_known = _raised_known(self.pile_count)
         self.columns_in = _columns_in(rules.columns)
-        if twins and not twins & (ON_CARD | IN_TOP_RUN):
-            raise ValueError("a twin moved onto a card must stay loose: twins needs ON_CARD or IN_TOP_RUN")
+        if twins and not twins & (ON_CARD | IN_TOP_RUN | IN_BUILT_RUN):
+            raise ValueError(
+                "a twin moved onto a card must stay loose: twins needs ON_CARD, IN_TOP_RUN or IN_BUILT_RUN"
+            )
         relaxable = can_relax(rules) and not (self.eager or self.whole_runs or self.moves_runs)
         self.twins = twins if relaxable else 0
         self.classes = classes
@@ -544,6 +556,15 @@ class FreeCellProblem:
                         break
                     k -= 1
                     card = under
+        if flags & IN_BUILT_RUN:
+            follows = self.follows
+            for column in columns:
+                k = len(column) - 1
+                while k > 0 and follows[column[k - 1] * 52 + column[k]]:
+                    loose = loose | 1 << column[k]
+                    k -= 1
+                if k == 0 and len(column) > 0:
+                    loose = loose | 1 << column[0]  # the whole column is one built run
         if flags & IN_CELL:
             for card in cells:
                 loose = loose | 1 << card
@@ -1052,7 +1073,9 @@ class FreeCellProblem:
             twin = card ^ 3
             if foundations[twin & 3] == twin >> 2:
                 steps.append((source, HOME, 1))
-            if not self.twins & IN_TOP_RUN and first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
+            if not self.twins & (IN_TOP_RUN | IN_BUILT_RUN) and first_empty >= 0 and not (
+                self.kings_only and card >> 2 != 12
+            ):
                 steps.append((source, first_empty, 1))
             if not self.twins & IN_CELL and free and source < CELL:
                 steps.append((source, CELL, 1))

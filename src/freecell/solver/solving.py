@@ -68,8 +68,8 @@ from freecell.position import Position
 from freecell.rules import Building, Rules
 from freecell.solver.beam import Beam, beam_search
 from freecell.solver.board import (
+    IN_BUILT_RUN,
     IN_CELL,
-    IN_TOP_RUN,
     ON_CARD,
     DeadEnds,
     FreeCellProblem,
@@ -298,9 +298,11 @@ EARLY_FROM: Final = 10_000
 # The relaxed proofs, one after another: the next begins where the one before met a goal
 # (which proves nothing), but not before FINAL gives way to the proof (past
 # TIGHT_HANDOVER), so that the slow wins in play do not pay for it. First, twins loose
-# in cells and top runs; second, twins loose on a card or in a cell (see "Second"
-# below). The second was twins loose on a card only (ON_CARD) before, and the figures up
-# to "Second" were measured with that one. Of the lost deals of samples (seed 7) of
+# in cells and built runs (see "Built runs" below: in cells and top runs before, and
+# the figures up to there were measured with that one); second, twins loose on a card
+# or in a cell (see "Second" below). The second was twins loose on a card only
+# (ON_CARD) before, and the figures up to "Second" were measured with that one. Of the
+# lost deals of samples (seed 7) of
 # standard 2 cells, app 2 cells and app 1 cell, the first proved 56/62, 56/62 and
 # 237/241 over 163k, 203k and 528k classes in all; twins loose on a card (ON_CARD)
 # proved 62, 62 and 240 over 291k, 426k and 798k. Classes, the first / on a card:
@@ -362,7 +364,32 @@ EARLY_FROM: Final = 10_000
 # seed 463's 37 deals decided in over 0.8 s, 24400 and 30907 were left unknown (won at
 # 1.87 and 2.71 s). The unknowns come from five samples of 3,000 and the slow deals from
 # one: about 0.6 more deals decided a sample among the unknowns, 2 fewer among the rest.
-RELAXATIONS: Final = (IN_CELL | IN_TOP_RUN, ON_CARD | IN_CELL)
+# Built runs (session 41): the first walk's twins are loose in cells and in built runs
+# (IN_BUILT_RUN) rather than in every top run (IN_TOP_RUN): the card at the foot of a
+# top run that lies where it was dealt, on a card it may not lie on, is loose no more.
+# There it changed places with its twin, and the walk took it off that card where the
+# game cannot (app 1 cell, 11506: the 3H dealt onto the KS went home in the place of the
+# 3D lying on a 4S), meeting goals that prove nothing, most of all under take-back rules.
+# Tighter, it also reaches fewer classes on most lost deals. The walk alone without a
+# limit on the 37 deals that seeds 463-509 left unknown in play with one cell (the app),
+# top runs -> built runs: 11506 a goal after 19,552 classes -> proven in 32,425, 19717
+# 4,117 -> 39,555, 21324 49,116 -> 87,767, 27232 1,707 -> 72,131, 30163 not within
+# 600,000 -> 595,916; the 7 proven both ways took 0.91x the classes at the median
+# (18032 247,292 -> 185,960); of the 20 goals met both ways, 14 sooner (27096 and 7199
+# still false), 5 later (22222 973 -> 58,777, 9331 6,871 -> 97,587, 1706 3,509 ->
+# 43,856). Standard rules, 2 cells, deal 1: 13,961 -> 12,038 classes. In play on the 46
+# deals those seeds left unknown: 37 -> 32 unknown (11506, 18032, 19717, 21324 and
+# 27232 proven), none newly so. Seed 547 (3,000 deals each, one run at a time, before ->
+# after): app 1 cell unknown 16 -> 12 (11506, 19717, 21324, 27232 of the 46, and 12952,
+# proven; 17331, won before, at the limit, though won either way when run again), app 2
+# cells 2 -> 2, standard 2 cells 4 -> 4 (3686 proven, 25624 won before, at the limit);
+# over the deals decided both ways that took over 0.5 s, the median ratio of wall time
+# 1.01, 0.93 and 0.89 (41, 58 and 48 deals), and of total wall time 0.94, 0.92, 0.94.
+# The 22 other deals that seeds 521-541 left unknown with one cell: none more decided
+# (24016 was, both ways).
+# No lost deal proven with built runs was won by the game: on seed 523's 605 app 1-cell
+# wins, the walk met a goal on 594 and ran to the cap (200,000) on 11.
+RELAXATIONS: Final = (IN_CELL | IN_BUILT_RUN, ON_CARD | IN_CELL)
 # Once FINAL has given way to the proof, a relaxed walk's turn is RELAXED_SHARE times
 # the proof's slice (the late search's while there is one, half the proof's then): of
 # 12 of the census's slowest losses (standard, 2 cells), the walk over ON_CARD's
