@@ -113,7 +113,7 @@ def test_twins_in_top_runs_or_cells_make_one_class() -> None:
 
 def test_twins_in_built_runs_make_one_class_but_not_at_the_foot_of_a_dealt_run() -> None:
     """With twins loose in the run on top of a column only where they lie on a card
-    they may lie on (or alone in the column), and in a cell: the 3D dealt onto the KS is
+    they may lie on (or at the foot of the column), and in a cell: the 3D dealt onto the KS is
     on top, but not loose, so it and the 3H in the built run of the other column make two
     classes (with IN_TOP_RUN, one). The 6C alone in its column and the 6S under the 5H,
     on the 7D, are loose."""

@@ -235,7 +235,7 @@ FUSED_WAYS_MOST: Final = 256
 ON_CARD: Final = 1  # on a card it may lie on
 IN_CELL: Final = 2  # in a cell
 IN_TOP_RUN: Final = 4  # in the ordered run on top of its column (a top card always is)
-# In that run too, but on a card it may lie on, or alone in its column: not the card at
+# In that run too, but on a card it may lie on, or at the foot of its column: not the card at
 # the foot of a run that lies where it was dealt, on a card it may not lie on.
 IN_BUILT_RUN: Final = 8
 UNLIMITED: Final = 10_000
@@ -356,10 +356,10 @@ class FreeCellProblem:
     it adds no position a proof must not see. ``twins`` (where twins are loose: some of
     :data:`ON_CARD`, :data:`IN_CELL`, :data:`IN_TOP_RUN` and :data:`IN_BUILT_RUN`, with
     one of ON_CARD, IN_TOP_RUN and IN_BUILT_RUN among them) makes it the relaxed problem
-    of the module docstring, where that applies
-    (one deck, alternate colours, single-card moves only, not eager); :attr:`twins` is
-    what applies, 0 for none. With ``classes`` False, its loose twins still never go
-    home by themselves, but its keys tell positions apart and its moves are the game's
+    of the module docstring, where that applies (one deck, alternate colours,
+    single-card moves only, not eager); :attr:`twins` is what applies, 0 for none.
+    With ``classes`` False, its loose twins still never go home by themselves, but its
+    keys tell positions apart and its moves are the game's
     own (no twin step): the game itself, where a relaxed walk's path up to its first twin
     step can be followed, and gone on from. ``fused`` (the default) makes a complete
     problem with one deck take cards back in fused steps, else one at a time (lazily).
