@@ -209,3 +209,31 @@ def test_the_next_walk_is_the_helpers_though_the_last_search_has_given_way(
     assert [message[0] for message in heard][:3] == ["release", "walk", "end"], heard
     assert heard[1] == ("walk", second)
     assert solving._LOST.get((APP_1, b"", second))
+
+
+def test_where_every_relaxed_walk_meets_a_goal_the_helper_goes_on_with_the_games_own_proof(
+    helper_does_all: list[SearchLimit], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """App, 1 cell, deal 28766 (a win): both relaxed walks meet a goal whose way leads
+    to no win nearby. The helper gives back half of what it holds after the first only:
+    then it begins the game's own proof with all it has left, which finds the win."""
+    heard = _listen(monkeypatch)
+    position = Deal(APP_1, 28766).position()
+    result = solve(position, APP_1, limit=SearchLimit(positions=300_000), helper=True)
+    assert result.status is SolveStatus.SOLVED
+    assert_wins(position, APP_1, result.moves)
+    assert [message[0] for message in heard][:4] == ["release", "walk", "walk", "won"], heard
+    assert heard[1] == ("walk", solving.RELAXATIONS[1]) and heard[2] == ("walk", 0)
+
+
+def test_without_the_games_own_proof_the_helper_ends_where_its_walks_meet_goals(
+    helper_does_all: list[SearchLimit], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same deal with HELPER_LAST_PROOF off: the helper gives back half at each
+    goal, and ends; the solve here has nothing left to win it with."""
+    monkeypatch.setattr(solving, "HELPER_LAST_PROOF", False)
+    heard = _listen(monkeypatch)
+    position = Deal(APP_1, 28766).position()
+    result = solve(position, APP_1, limit=SearchLimit(positions=300_000), helper=True)
+    assert [message[0] for message in heard][:4] == ["release", "walk", "release", "end"], heard
+    assert result.expanded <= 300_000 + 200

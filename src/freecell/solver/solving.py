@@ -460,6 +460,23 @@ HELPER_MEMORY_SHARE: Final = 1 / 3
 HELPER_TURN: Final = 4_000
 HELPER_NEXT_WALK: Final = True
 HELPER_AFTER_GOAL: Final = 0.5
+# Where the last relaxed walk met a goal too (on a won deal nearly always), the helper
+# goes on with the game's own depth-first proof, passing by the dead ends, and keeps
+# what it has left for it rather than give half back. Before, it ended there, and FINAL
+# had those positions; but the proof, pruned, is what wins such deals soonest once
+# best first has wandered (without a limit, past the handover: app 1 cell 28766 in
+# 19,217 of its positions, 16257 in 13,459, 18258 in 41,728). Standard rules, 2 cells,
+# 25624: the walks' goals after 4,768 and 8,670 classes, then the proof's win after
+# 53,541 positions (in play 1.08 s of wall clock, left unknown before). In play, on
+# the 101 deals that seeds 547 and 557 left unknown or decided in over 0.5 s (app 1
+# cell), with the follow below pruned too: unknown 18 -> 17 (16257 and 28766 won;
+# 17331, won at 2.86 s before, at the limit, as it was in some runs before). Fresh,
+# seed 569 (3,000 deals each, one run at a time, before -> after): app 1 cell 10 -> 9
+# unknown (28766, one of those 101; 9 -> 9 on the rest), app 2 cells 2 -> 2, standard
+# 2 cells 6 -> 5; median wall ratio over the deals decided both ways in over 0.5 s
+# 0.99, 0.86 and 1.08 (56, 68 and 41 deals: noise, the deals that took the same
+# positions took 1.01x the CPU), total wall 1.00, 0.93 and 1.04.
+HELPER_LAST_PROOF: Final = True
 HELPER_LEAST_SECONDS: Final = 0.05  # with less time left, no helper is worth its fork
 HELPER_WAIT: Final = 0.25  # seconds: how long to wait at a time for the helper's word
 HELPER_GRACE: Final = 5.0  # seconds past the limit after which a silent helper is ended
@@ -468,7 +485,9 @@ HELPER_GRACE: Final = 5.0  # seconds past the limit after which a silent helper 
 # FOLLOW positions. Standard rules, 2 cells, 1216 (no other search had won within 1.1
 # million positions): the walk's goal after 128,675 classes, its first twin step after
 # 2,920 moves, and from there a win within 7 positions. App 2 cells, 18315: 35,718
-# classes, then 2,138 positions.
+# classes, then 2,138 positions. It passes by the dead ends as FINAL does: app 1 cell,
+# 16257, the first walk's goal after 20,347 classes, then a win after 16,544 positions
+# (none within 20,000 before, and the deal was left unknown in play).
 FOLLOW: Final = 20_000
 _NOISY: Final = tuple(
     Strategy(weights, path_weight, 1_000, eager=True, noise=100, seed=seed)
@@ -940,7 +959,7 @@ def _decide(
         """A goal of the relaxed problem proves nothing, but its way there, up to its
         first twin step, is the game's own, and often leads near a win: the search from
         there (see follow()) and its win, if it found one within FOLLOW positions."""
-        following = follow(walk, path)
+        following = pruned(follow(walk, path))
         followed = following.search.run(spend, FOLLOW * scale)
         return (following, followed) if followed.outcome is Outcome.FOUND else None
 
@@ -953,10 +972,27 @@ def _decide(
     memory_held = 0  # the bytes of the memory limit set aside for it
     apart_ends = 0.0  # when (time.monotonic) to stop waiting for it
 
+    proof_left = helping and HELPER_LAST_PROOF  # the helper's last walk, not begun yet
+
+    def begin_walk() -> _Search | None:
+        """The helper's next walk: the next relaxed one, if any is left, else (once) the
+        game's own proof, passing by the dead ends (see HELPER_LAST_PROOF)."""
+        nonlocal proof_left
+        walk = begin_relaxed()
+        if walk is None and proof_left:
+            proof_left = False
+            walk = pruned(begin(proving, complete=takes_back, depth_first=True, dead_ends=prune is not None))
+            if prune is not None:
+                assert isinstance(walk.search, DepthFirst)
+                dead_ends.add(walk.problem, walk.search.dead)
+                walked.append((0, walk.search.dead))
+        return walk
+
     def walk_apart(own: Budget, reporter: Reporter) -> None:
         """In the helper: the relaxed walks, each begun where the one before met a goal
-        (see HELPER_NEXT_WALK) and followed from its goal, telling the dead ends as it
-        finds them and, at its end, a proof, a win or nothing."""
+        (see HELPER_NEXT_WALK) and followed from its goal, then the game's own proof
+        (HELPER_LAST_PROOF), telling the dead ends as it finds them and, at its end, a
+        proof, a win or nothing."""
         walk = mirror
         while walk is not None:
             search = walk.search
@@ -975,6 +1011,9 @@ def _decide(
             if proof.outcome is Outcome.EXHAUSTED and not void:
                 reporter.send(("lost", twins, list(search.seen), own.expanded))
                 return
+            if proof.outcome is Outcome.FOUND and not twins:  # the game's own goal: a win
+                reporter.send(("won", _winning_steps(walk, proof, own), own.expanded))
+                return
             if proof.outcome is Outcome.FOUND and not own.for_memory:
                 win = follow_goal(walk, proof.path, own)
                 if win is not None:
@@ -983,7 +1022,8 @@ def _decide(
             if proof.outcome is Outcome.LIMIT or own.for_memory or not HELPER_NEXT_WALK:
                 break
             positions = own.limit.positions
-            if positions is not None and HELPER_AFTER_GOAL < 1:
+            # Before the game's own proof, nothing is given back: it needs all there is.
+            if positions is not None and HELPER_AFTER_GOAL < 1 and (relaxations or not proof_left):
                 # FINAL gets back part of the positions left, as it had them all when
                 # the walks took turns with it.
                 released = int(max(positions - own.expanded, 0) * (1 - HELPER_AFTER_GOAL))
@@ -991,7 +1031,7 @@ def _decide(
                     own.limit = replace(own.limit, positions=positions - released)
                     reporter.send(("release", released))
             _drop(walk, own)
-            walk = begin_relaxed()
+            walk = begin_walk()
             if walk is not None:
                 reporter.send(("walk", walk.problem.twins))
         reporter.send(("end", own.expanded))
@@ -1051,7 +1091,7 @@ def _decide(
                 held -= released
                 budget.give_back(released)
             elif kind == "walk":
-                mirror = begin_relaxed()
+                mirror = begin_walk()
                 if mirror is None or mirror.problem.twins != message[1]:
                     end_apart()  # no copy of its walk here to hold its dead ends: a bug
                     break
