@@ -510,6 +510,20 @@ def test_the_last_search_gives_way_to_a_proof_only_where_the_budget_left_holds_o
     assert solving._proof_fits(Budget(SearchLimit(seconds=None)), 10**9)
 
 
+def test_best_first_leaves_the_proof_the_memory_its_positions_left_need() -> None:
+    """Half the memory limit is set aside for the proof best first would give way to,
+    or what the positions left need (BYTES_PER_POSITION each) where that is less, but
+    never under an eighth of the limit: the proof cannot expand more than is left."""
+    no_count = Budget(SearchLimit(seconds=None, memory_mb=600))
+    assert solving._proof_reserve(no_count) == 300_000_000
+    budget = Budget(SearchLimit(seconds=None, positions=1_000_000, memory_mb=600))
+    assert solving._proof_reserve(budget) == 300_000_000
+    budget.expanded = 800_000  # 200,000 left
+    assert solving._proof_reserve(budget) == 200_000 * solving.BYTES_PER_POSITION
+    budget.expanded = 990_000  # 10,000 left
+    assert solving._proof_reserve(budget) == 75_000_000
+
+
 @pytest.mark.parametrize("number", [3, 4])
 def test_a_spill_the_time_left_cannot_pay_for_is_not_begun(number: int) -> None:
     """App with 1 cell, deals 3 and 4 (lost): where spilling 100 keys would take longer

@@ -26,13 +26,14 @@ or two. Once the restarts are spent, it runs on to its end:
   settled cards sent home by themselves (see :mod:`~freecell.solver.board`). It finds
   wins as the fast problem's search does, and its end is a proof.
 
-Under every ruleset, past half the memory limit the last search gives way to a proof
-over the same problem that goes depth first (:mod:`~freecell.solver.depth_first`),
-keeping only keys, and near the limit with its keys on disk. In a tight game it gives
-way also after :data:`TIGHT_HANDOVER` positions, and a few capped searches for the
-rare wins the last search wanders past take turns with the proof (see :data:`LATE_PLAN`);
-under take-back rules the last search itself goes on first among them (see
-:data:`KEPT_ROOM`).
+Under every ruleset, past half the memory limit (or short of what a proof over the
+positions left needs, where that is less: see :func:`_proof_reserve`) the last search
+gives way to a proof over the same problem that goes depth first
+(:mod:`~freecell.solver.depth_first`), keeping only keys, and near the limit with its
+keys on disk. In a tight game it gives way also after :data:`TIGHT_HANDOVER`
+positions, and a few capped searches for the rare wins the last search wanders past
+take turns with the proof (see :data:`LATE_PLAN`); under take-back rules the last
+search itself goes on first among them (see :data:`KEPT_ROOM`).
 
 With one or two cells, and in Baker's Game, the last search weighs cells more and its
 path more, and runs alone: there the restarts won nothing it did not (see
@@ -843,7 +844,7 @@ def _decide(
 
     Under take-back rules FINAL searches the complete problem, runs moving as one step:
     it finds wins as the fast problem's does, and its end is a proof. Past half the
-    memory limit FINAL gives way to a proof over the same problem that goes depth first,
+    memory limit (see :func:`_proof_reserve`) FINAL gives way to a proof over the same problem that goes depth first,
     keeping only keys, and near the limit spills them to disk (app 2 cells, deal 140,
     took 2.38 GB best first): a proof goes on where best first would stop for memory.
     It gives way too once it has expanded ``hand_over_at`` positions (a tight game: see
@@ -1197,7 +1198,7 @@ def _decide(
                         relaxations.clear()
                     elif depth_first:
                         early = begin_relaxed()
-            short = not depth_first and budget.memory_short(0, reserve=(budget.memory or 0) // 2)
+            short = not depth_first and budget.memory_short(0, reserve=_proof_reserve(budget))
             if (
                 not depth_first
                 and (short or (hand_over_at is not None and ending.search.expanded >= hand_over_at))
@@ -1257,6 +1258,22 @@ def _proof_fits(budget: Budget, expanded: int) -> bool:
     return (positions is None or positions >= expanded) and (
         seconds is None or seconds >= PROOF_TIME_SHARE * budget.elapsed()
     )
+
+
+def _proof_reserve(budget: Budget) -> int:
+    """The memory that best first leaves for the depth-first proof it would give way
+    to: half the memory limit, or less where fewer positions are left than that holds
+    (at :data:`BYTES_PER_POSITION` each, an eighth of the limit at least). While the
+    helper runs, the positions left here are a third of the limit's or fewer, and best
+    first under take-back rules makes about 5.5 KB of positions for each it expands (app 1
+    cell, with runs as one step): with half, it gave way for memory after 26,000 to
+    32,000 positions, and the wins of 23449 and 9499, at 30,526 and 57,181, were left
+    unknown. On the 81 deals of seeds 547, 557 and 569 (app 1 cell) whose solve peaked
+    over 150 MB in play: unknown 24 -> 21 (23449, 9499 won, and 17331, near the limit
+    either way), none newly unknown, median wall 0.89x over the 57 decided both ways."""
+    memory = budget.memory or 0
+    left = budget.positions_left()
+    return memory // 2 if left is None else min(memory // 2, max(left * BYTES_PER_POSITION, memory // 8))
 
 
 def _drop(search: _Search, budget: Budget) -> None:
