@@ -88,8 +88,11 @@ from freecell.web.hint import move_worth_trying
 # nothing was chosen on either), then in session 41 547 (app 1 and 2 cells, standard
 # 2 cells, the first walk's twins loose in top runs and in built runs: see RELAXATIONS
 # in freecell.solver.solving, chosen on the unknowns of 463 to 509) and 557 (the same,
-# with built runs): measure on seeds above 557 (173, 179 and 181 were drawn too). A
-# sample of 3,000 takes 2 to 7 minutes here, one at a time.
+# with built runs), then 563 (300 deals, app 1 and 2 cells, without a limit), then in
+# session 42 569 (the same three presets, the helper's last proof: see
+# HELPER_LAST_PROOF, chosen on the unknowns and slow deals of 547 and 557) and 571
+# (the same, held out, with _proof_reserve too): measure on seeds above 571 (173, 179
+# and 181 were drawn too). A sample of 3,000 takes 2 to 7 minutes here, one at a time.
 TUNED = frozenset(range(1, 1001)) | frozenset(range(2001, 2301))
 
 
