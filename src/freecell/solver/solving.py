@@ -476,7 +476,11 @@ HELPER_AFTER_GOAL: Final = 0.5
 # unknown (28766, one of those 101; 9 -> 9 on the rest), app 2 cells 2 -> 2, standard
 # 2 cells 6 -> 5; median wall ratio over the deals decided both ways in over 0.5 s
 # 0.99, 0.86 and 1.08 (56, 68 and 41 deals: noise, the deals that took the same
-# positions took 1.01x the CPU), total wall 1.00, 0.93 and 1.04.
+# positions took 1.01x the CPU), total wall 1.00, 0.93 and 1.04. Held out, seed 571,
+# with _proof_reserve too (before -> after): app 1 cell 8 -> 6 unknown (6613 won, and
+# 16257, one of the 101), app 2 cells 2 -> 1 (29027 won), standard 2 cells 1 -> 1; the
+# slow deals decided both ways (54, 65 and 34) took 1.00x the positions at the median.
+# Seed 569, app 1 cell, with both: 8 unknown (9499 won as well).
 HELPER_LAST_PROOF: Final = True
 HELPER_LEAST_SECONDS: Final = 0.05  # with less time left, no helper is worth its fork
 HELPER_WAIT: Final = 0.25  # seconds: how long to wait at a time for the helper's word
