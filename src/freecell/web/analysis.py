@@ -139,20 +139,13 @@ def _worker_pool(workers: int, niceness: int, *, tasks_per_worker: int | None = 
 
 
 def _end_pool(pool: Executor) -> None:
-    """Stop ``pool`` now, its running search included, reap its processes, and wait for
-    the thread that manages them to end. At exit CPython wakes each such thread through
-    a pipe that the thread closes as it ends; were it still ending then, the two could
-    cross and the server print "Bad file descriptor" after it stopped (3.11: once in
-    a few runs of test_play_command's Ctrl+C)."""
+    """Stop ``pool`` now, its running search included, and reap its processes."""
     workers = list(getattr(pool, "_processes", {}).values())
-    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
         process.terminate()
     for process in workers:
         process.join(timeout=5)
-    if isinstance(manager, threading.Thread):
-        manager.join(timeout=5)
 
 
 class LongerJob(Protocol):
