@@ -848,9 +848,10 @@ def _decide(
 
     Under take-back rules FINAL searches the complete problem, runs moving as one step:
     it finds wins as the fast problem's does, and its end is a proof. Past half the
-    memory limit (see :func:`_proof_reserve`) FINAL gives way to a proof over the same problem that goes depth first,
-    keeping only keys, and near the limit spills them to disk (app 2 cells, deal 140,
-    took 2.38 GB best first): a proof goes on where best first would stop for memory.
+    memory limit (see :func:`_proof_reserve`) FINAL gives way to a proof over the same
+    problem that goes depth first, keeping only keys, and near the limit spills them to
+    disk (app 2 cells, deal 140, took 2.38 GB best first): a proof goes on where best
+    first would stop for memory.
     It gives way too once it has expanded ``hand_over_at`` positions (a tight game: see
     :data:`TIGHT_HANDOVER`), but never where the budget left could not hold the proof
     (see :func:`_proof_fits`): then FINAL goes on to its end or the budget's. Once it
@@ -915,11 +916,16 @@ def _decide(
             proving, complete=takes_back, depth_first=True, twins=relaxations.pop(0), fused=False,
             dead_ends=prune is not None,
         )
+        keep_dead_ends(walk)
+        return walk
+
+    def keep_dead_ends(walk: _Search) -> None:
+        """Where dead ends are kept, ``walk``'s (as it finds them) are passed by from now
+        on, and kept for the solves after this one."""
         if prune is not None:
             assert isinstance(walk.search, DepthFirst)
             dead_ends.add(walk.problem, walk.search.dead)
             walked.append((walk.problem.twins, walk.search.dead))
-        return walk
 
     early = begin_relaxed()
     waiting = list(restarts)
@@ -987,10 +993,7 @@ def _decide(
         if walk is None and proof_left:
             proof_left = False
             walk = pruned(begin(proving, complete=takes_back, depth_first=True, dead_ends=prune is not None))
-            if prune is not None:
-                assert isinstance(walk.search, DepthFirst)
-                dead_ends.add(walk.problem, walk.search.dead)
-                walked.append((0, walk.search.dead))
+            keep_dead_ends(walk)
         return walk
 
     def walk_apart(own: Budget, reporter: Reporter) -> None:
