@@ -139,13 +139,23 @@ def _worker_pool(workers: int, niceness: int, *, tasks_per_worker: int | None = 
 
 
 def _end_pool(pool: Executor) -> None:
-    """Stop ``pool`` now, its running search included, and reap its processes."""
-    workers = list(getattr(pool, "_processes", {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
+    """Stop ``pool`` now, its running search included, and wait until nothing of it runs:
+    its processes, and the thread that manages them.
+
+    The processes are ended first and the pool shut down after, waiting: shut down
+    without waiting, CPython 3.11 lets that thread go on and then fail (a worker that
+    ended after its task met a pool with no processes left), or cross at exit with the
+    wakeup Python sends it (the server printed "Bad file descriptor" after it stopped).
+    With no worker left, the thread ends at once. Only a search given to a worker
+    started after the processes were ended is waited for, and that search is one of
+    the in-play limit (a hint's, or a winnable deal's)."""
+    processes = getattr(pool, "_processes", None) or {}
+    workers = list(processes.values())
     for process in workers:
         process.terminate()
     for process in workers:
         process.join(timeout=5)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 class LongerJob(Protocol):
