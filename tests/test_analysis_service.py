@@ -17,6 +17,7 @@ from freecell.position import Position
 from freecell.replay import replay
 from freecell.rules import Rules
 from freecell.solver import SearchLimit
+from freecell.web import analysis
 from freecell.web.analysis import LEFT_AFTER, WORKER_NICENESS, AnalysisBusyError, AnalysisService, LongerQueue
 
 STANDARD = find_rules("standard")
@@ -92,6 +93,22 @@ def longer_process(service: AnalysisService) -> BaseProcess:
     while not getattr(service._longer_pool, "_processes", None):
         time.sleep(0.01)
     return next(iter(service._longer_pool._processes.values()))  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("tasks_per_worker", [None, 1])
+def test_an_ended_pool_leaves_nothing_running(tasks_per_worker: int | None) -> None:
+    """Ending a pool (the server's, or a longer search's: a process for each task) stops
+    its running task, and returns once its processes and the thread that managed them
+    have ended: none of it is left to fail later, or at the server's exit."""
+    pool = analysis._worker_pool(1, WORKER_NICENESS, tasks_per_worker=tasks_per_worker)
+    running = pool.submit(time.sleep, 600)
+    processes = list(pool._processes.values())
+    manager = pool._executor_manager_thread
+    assert processes and manager is not None
+    analysis._end_pool(pool)
+    assert not any(process.is_alive() for process in processes)
+    assert not manager.is_alive()
+    assert running.done()
 
 
 def test_an_unknown_position_is_decided_by_a_longer_search() -> None:
