@@ -456,6 +456,13 @@ DEAD_ENDS: Final = True
 # deals over 1 s of wall clock 26 -> 18, 17 -> 15, 50 -> 34; hint p90 115 -> 112 ms,
 # 89 -> 110 ms (60 of those deals side by side: p50 90 and 80 ms either way), 105 ->
 # 102 ms; peak of the two together, at most, 268 -> 336 MB, 274 -> 320, 244 -> 394.
+# Measured and not kept (session 43): one pool of the positions left for the two, each
+# spending it as fast as it goes (the counts told through shared memory), rather than
+# a share held for the helper. The helper is the faster and took about two thirds all
+# the same. App 1 cell, the 101 slow deals of HELPER_LAST_PROOF: unknown 15 -> 15, wall
+# p90 2.35 -> 1.95 s; seed 577 (3,000): unknown 4 -> 5 (7887, proven at 275,402
+# positions, now past the limit), over the 34 deals that took over 0.5 s median wall
+# 0.99x and positions 1.03x, the slowest 3.1 -> 2.3 s.
 HELPER_SHARE: Final = EARLY_SLICE / (EARLY_SLICE + SLICE)
 HELPER_MEMORY_SHARE: Final = 1 / 3
 HELPER_TURN: Final = 4_000
