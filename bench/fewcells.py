@@ -91,8 +91,12 @@ from freecell.web.hint import move_worth_trying
 # with built runs), then 563 (300 deals, app 1 and 2 cells, without a limit), then in
 # session 42 569 (the same three presets, the helper's last proof: see
 # HELPER_LAST_PROOF, chosen on the unknowns and slow deals of 547 and 557) and 571
-# (the same, held out, with _proof_reserve too): measure on seeds above 571 (173, 179
-# and 181 were drawn too). A sample of 3,000 takes 2 to 7 minutes here, one at a time.
+# (the same, held out, with _proof_reserve too), then in session 43 577 (every preset;
+# nothing was chosen on it, and one pool of positions for the solve and its helper was
+# compared on it, app 1 cell, and not kept: see HELPER_SHARE in freecell.solver.solving)
+# and 587 (300 deals, app 1 and 2 cells, without a limit): measure on seeds above 587
+# (173, 179 and 181 were drawn too). A sample of 3,000 takes 2 to 7 minutes here, one
+# at a time.
 TUNED = frozenset(range(1, 1001)) | frozenset(range(2001, 2301))
 
 
