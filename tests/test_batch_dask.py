@@ -80,10 +80,14 @@ def test_a_worker_killed_mid_run_loses_nothing(
     killed: list[tuple[str, int]] = []
 
     def kill_a_busy_worker(_settled: int) -> None:
+        """At the first chunk back while a worker has chunks: the first chunks are small,
+        and all of them may be back before the first is stored (the later ones are
+        larger: see ChunkSizer)."""
         if killed:
             return
         busy = {worker: keys for worker, keys in client.processing().items() if keys}
-        assert busy, "the run must still have chunks on the workers"
+        if not busy:
+            return
         victim = max(busy, key=lambda worker: len(busy[worker]))
         killed.append((victim, len(busy[victim])))
         os.kill(before[victim], signal.SIGKILL)  # a real kill, not a polite shutdown
@@ -96,7 +100,7 @@ def test_a_worker_killed_mid_run_loses_nothing(
             assert list(plan_range(census, ONE_CELL, FIRST, LAST)) == []
     finally:
         backend.close()
-    assert killed and killed[0][1] >= 1  # the dead worker had work in flight
+    assert killed and killed[0][1] >= 1, "no worker was busy when a chunk came back"  # it had work in flight
     assert run.failures == [] and run.stored == LAST - FIRST + 1
     assert verdicts(checked(tmp_path / "census.db")) == verdicts(pool_records)
     client.wait_for_workers(2, timeout=60)
