@@ -62,6 +62,23 @@ class LessonState(BaseModel):
     done: bool
 
 
+class PlaceInfo(BaseModel):
+    source: str = Field(description="the place's letters as a move's source in standard notation")
+    target: str = Field(description="the place's letter as a move's target (every foundation: h)")
+    name: str = Field(description="the place's name for the player, like 'column 3' or 'hearts foundation'")
+
+
+class Places(BaseModel):
+    columns: list[PlaceInfo]
+    cells: list[PlaceInfo]
+    foundations: list[PlaceInfo] = Field(description="one per pile, in the order of the state's foundations")
+
+
+class MovePlaces(BaseModel):
+    source: str
+    target: str
+
+
 class GameState(BaseModel):
     id: str
     rules: RulesInfo
@@ -93,6 +110,10 @@ class GameState(BaseModel):
         False, description="the solver's winning line was shown: the game does not count towards wins"
     )
     auto_home: bool = Field(False, description="safe cards go home by themselves")
+    places: Places = Field(description="each place's letters in standard notation and its name")
+    last_places: list[MovePlaces] = Field(
+        default_factory=list, description="the source and target letters of each move of `last`"
+    )
 
 
 class NewGame(BaseModel):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from freecell.cards import SUIT_LETTERS, card_name
-from freecell.notation import SUIT_CHARS, place_char
+from freecell.cards import SUIT_LETTERS, SUIT_NAMES, card_name
+from freecell.notation import SUIT_CHARS, parse_move_text, place_char
 from freecell.position import Move, Place, PlaceKind, Position
 from freecell.rules import Rules, SequenceMoves
 from freecell.web.rules_text import HELP_TEXT, RULES_TEXT
@@ -40,6 +40,40 @@ def rules_entry(rules: Rules) -> Json:
 def source_char(place: Place) -> str:
     """A move's source: as :func:`place_char`, with the suit after ``h`` for a take-back."""
     return place_char(place) + (SUIT_CHARS[place.index] if place.kind is PlaceKind.FOUNDATION else "")
+
+
+def places_info(position: Position) -> Json:
+    """The table's places, in the order of the state's ``columns``, ``cells`` and
+    ``foundations``: each with its letters in standard notation (``source`` where a move
+    takes cards from, ``target`` where it puts them) and its name for the player. The page
+    reads them here rather than knowing the notation."""
+
+    def place(source: Place, name: str) -> Json:
+        return {"source": source_char(source), "target": place_char(source), "name": name}
+
+    def pile_name(pile: int) -> str:
+        # With two decks, the second pile of a suit is "hearts foundation 2".
+        return f"{SUIT_NAMES[pile % 4]} foundation" + (f" {pile // 4 + 1}" if pile >= 4 else "")
+
+    columns = [Place.column(index) for index in range(len(position.columns))]
+    cells = [Place.cell(index) for index in range(len(position.cells))]
+    piles = range(len(position.foundations))
+    return {
+        "columns": [place(column, f"column {place_char(column)}") for column in columns],
+        "cells": [place(cell, f"free cell {place_char(cell)}") for cell in cells],
+        "foundations": [place(Place.foundation(pile % 4), pile_name(pile)) for pile in piles],
+    }
+
+
+def last_places(moves: tuple[str, ...]) -> list[Json]:
+    """For each move of the state's ``last``, the letters of its source and target places
+    (as :func:`places_info` writes them), so that the page need not read the notation."""
+    found = []
+    for text in moves:
+        move = parse_move_text(text)
+        source = move.source if move.suit is None else source_char(Place.foundation(move.suit))
+        found.append({"source": source, "target": move.target})
+    return found
 
 
 def capacity_detail(rules: Rules, empty_cells: int, empty_columns: int) -> Json:
@@ -108,6 +142,7 @@ def game_state(session: Session, now: float, *, played: bool = False) -> Json:
         "elapsed_seconds": round(session.clock.elapsed(now), 1),
         "paused": session.clock.paused,
         "last": list(session.last) if played else [],
+        "last_places": last_places(session.last) if played else [],
         "lesson": lesson,
         "abandoned": session.abandoned,
         "difficulty": session.record.difficulty,
@@ -115,6 +150,7 @@ def game_state(session: Session, now: float, *, played: bool = False) -> Json:
         "hints": session.hints,
         "assisted": session.assisted,
         "auto_home": game.auto_home,
+        "places": places_info(position),
     }
 
 
