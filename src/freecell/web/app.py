@@ -53,6 +53,7 @@ from freecell.web.models import (
 )
 from freecell.web.security import Guard, check_token
 from freecell.web.service import ERRORS, STATS_FILE, Service, error_detail, error_status
+from freecell.web.service_worker import worker_script
 from freecell.web.states import Json
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -317,7 +318,7 @@ def create_app(
     # Served from the root: a service worker controls only the pages under its own path.
     @app.get("/sw.js", include_in_schema=False, response_model=None)
     def service_worker() -> Response:
-        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+        return Response(worker_script(), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
