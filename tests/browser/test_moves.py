@@ -278,3 +278,53 @@ def test_a_typed_count_moves_a_run_into_an_empty_column(player: Player) -> None:
     expect(player.page.locator("#typed")).to_have_text("Move: 18")
     player.expect_moves(1)
     assert player.column("8") == ["7H"]
+
+
+# Every element of the table, as a text: tag, classes (less the lit ones), attributes, the
+# positions set on it, and its children; the text of leaves.
+DESCRIBE = """async () => {
+  const { renderTable } = await import("./static/js/table.js");
+  const lit = ["moving", "lifted", "selected", "target", "hint-source", "hint-target", "source-preview"];
+  const describe = (el) => {
+    const classes = [...el.classList].filter((name) => !lit.includes(name)).sort().join(".");
+    const attrs = [...el.attributes].filter((a) => a.name !== "style" && a.name !== "class")
+      .map((a) => `${a.name}=${a.value}`).sort().join(" ");
+    const style = el.style ? ["top", "height", "gridRow", "gridColumn"].map((name) => el.style[name]).join(",") : "";
+    const inside = el.children.length ? [...el.children].map(describe).join("") : el.textContent;
+    return `<${el.tagName}.${classes} ${attrs} {${style}}>${inside}</>`;
+  };
+  const id = (await (await fetch("api/current")).json()).id;
+  const state = await (await fetch(`api/games/${id}`)).json();
+  const fresh = document.createElement("div");
+  renderTable(fresh, state, document.getElementById("frame"));
+  return { shown: describe(document.getElementById("table")).replace(/^<DIV[^>]*>/, ""),
+           fresh: describe(fresh).replace(/^<DIV[^>]*>/, "") };
+}"""
+
+
+def test_the_table_drawn_move_by_move_is_the_table_drawn_afresh(player: Player) -> None:
+    player.open(rules="cardems", deal=617)
+    page = player.page
+
+    def same_as_fresh() -> None:
+        player.settle()
+        drawn = page.evaluate(DESCRIBE)
+        assert drawn["shown"] == drawn["fresh"]
+
+    same_as_fresh()
+    player.play([*OPENING, "7h"])  # the ace of spades home
+    same_as_fresh()
+    player.play(["hsd"])  # and back to a free cell
+    same_as_fresh()
+    player.drag(player.card("ace of spades"), player.card("2 of diamonds"))
+    player.expect_moves(len(OPENING) + 3)
+    same_as_fresh()
+    for key in ("u", "u", "u", "r"):
+        page.keyboard.press(key)
+        page.wait_for_function("() => !document.querySelector('#table .card.moving')")
+    player.expect_moves(len(OPENING) + 1)
+    same_as_fresh()
+    page.locator("#restart").click()
+    page.locator("#confirm-ok").click()
+    player.expect_moves(0)
+    same_as_fresh()

@@ -28,6 +28,8 @@ def test_hints_followed_one_after_another_win_the_deal(player: Player) -> None:
     for played in range(1, 200):
         page.locator("#hint").click()
         expect(hinted.first).to_be_visible(timeout=20_000)
+        # Each hint is counted, as the server counted it.
+        expect(page.locator("#hints")).to_have_text(str(played))
         # The whole run the hint moves is lit: its deepest card picks them all up.
         run = hinted.count()
         hinted.first.click(position={"x": 10, "y": 8})
@@ -36,8 +38,9 @@ def test_hints_followed_one_after_another_win_the_deal(player: Player) -> None:
         player.expect_moves(played)
         if page.locator("#banner").is_visible():  # rendered with the move just counted
             break
-    expect(page.locator("#banner")).to_contain_text("You won")
-    assert player.state()["outcome"] == "won"
+    expect(page.locator("#banner")).to_contain_text(f"You won! {played} moves")
+    expect(page.locator("#banner")).to_contain_text(f"with {played} hints")
+    assert player.state()["outcome"] == "won" and player.state()["hints"] == played
     assert player.table()["foundations"] == ["KC", "KD", "KH", "KS"]
 
 

@@ -4,9 +4,12 @@
 // says `pending` and the page asks again shortly. When the in-play search reaches its
 // limit, a longer one follows (`searching`): the page keeps asking until it has a verdict.
 
+import { accept, run } from "./actions.js";
 import { api } from "./api.js";
-
-const $ = (id) => document.getElementById(id);
+import { $, plural } from "./dom.js";
+import { sourceCards } from "./table.js";
+import { store } from "./store.js";
+import { toast } from "./toast.js";
 
 const POLL_MS = 600;
 const MAX_POLLS = 30;
@@ -36,108 +39,127 @@ export async function settled(request, isPending, stillWanted, { polls = MAX_POL
   return null;
 }
 
-/**
- * `options.showVerdict` says whether the verdict is on show; `current()` is the state on
- * show; `accept(state)` takes the state a rewind returns; `toast` shows a message.
- */
-export function setupAdvice({ options, current, accept, toast }) {
-  let generation = 0;
-  let timer = null;
+let generation = 0; // one more for each table the verdict is asked of
+let timer = null;
 
-  function showVerdict(verdict) {
-    const [text, kind] = VERDICTS[verdict] ?? ["", ""];
-    $("verdict").textContent = text;
-    $("verdict").className = `verdict ${kind}`;
+function showVerdict(verdict) {
+  const [text, kind] = VERDICTS[verdict] ?? ["", ""];
+  $("verdict").textContent = text;
+  $("verdict").className = `verdict ${kind}`;
+}
+
+async function analyse(game, mine) {
+  let answer = await settled(
+    () => api.analysis(game.id),
+    (a) => a.verdict === "pending",
+    () => mine === generation,
+  );
+  const until = Date.now() + FURTHER_MS;
+  while (answer?.searching && mine === generation && Date.now() < until) {
+    showVerdict("searching");
+    await wait(FURTHER_POLL_MS);
+    answer = await api.analysis(game.id);
   }
-
-  function hideLosing() {
-    $("losing").hidden = true;
+  if (mine !== generation) {
+    return;
   }
-
-  async function analyse(state, mine) {
-    let answer = await settled(
-      () => api.analysis(state.id),
-      (a) => a.verdict === "pending",
-      () => mine === generation,
-    );
-    const until = Date.now() + FURTHER_MS;
-    while (answer?.searching && mine === generation && Date.now() < until) {
-      showVerdict("searching");
-      await wait(FURTHER_POLL_MS);
-      answer = await api.analysis(state.id);
-    }
-    if (mine !== generation) {
-      return;
-    }
-    showVerdict(answer?.searching ? "unknown" : answer?.verdict ?? "unknown");
-    const losing = answer?.losing_move;
-    // A deal lost before any move has nothing to go back to: a new deal is the way on.
-    const lostDeal = answer?.verdict === "not-winnable" && state.moves === 0 && !state.can_undo;
-    $("losing").hidden = !losing && !lostDeal;
-    $("rewind").hidden = !losing;
-    $("losing-new").hidden = !lostDeal;
-    if (lostDeal) {
-      $("losing-text").textContent = "This deal cannot be won, whatever is played: our solver proved it.";
-    } else if (losing) {
-      $("losing-text").textContent = losing.text;
-      $("rewind").textContent = `Go back ${losing.moves_back} move${losing.moves_back === 1 ? "" : "s"}`;
-    }
+  showVerdict(answer?.searching ? "unknown" : answer?.verdict ?? "unknown");
+  const losing = answer?.losing_move;
+  // A deal lost before any move has nothing to go back to: a new deal is the way on.
+  const lostDeal = answer?.verdict === "not-winnable" && game.moves === 0 && !game.can_undo;
+  $("losing").hidden = !losing && !lostDeal;
+  $("rewind").hidden = !losing;
+  $("losing-new").hidden = !lostDeal;
+  if (lostDeal) {
+    $("losing-text").textContent = "This deal cannot be won, whatever is played: our solver proved it.";
+  } else if (losing) {
+    $("losing-text").textContent = losing.text;
+    $("rewind").textContent = `Go back ${plural(losing.moves_back, "move")}`;
   }
+}
 
-  /** After each new state: ask, once play pauses, whether the game can still be won. */
-  function refresh(state) {
-    generation += 1;
-    clearTimeout(timer);
-    const shown = options.showVerdict && state.outcome === "playing" && !state.lesson;
-    $("verdict-box").hidden = !shown;
-    hideLosing();
-    if (!shown) {
-      return;
-    }
-    showVerdict("pending");
-    const mine = generation;
-    timer = setTimeout(() => {
-      analyse(state, mine).catch(() => {
-        if (mine === generation) {
-          showVerdict("unknown");
-        }
-      });
-    }, SETTLE_MS);
+/** After each new state: ask, once play pauses, whether the game can still be won. */
+function refresh(game) {
+  generation += 1;
+  clearTimeout(timer);
+  const shown = store.options.showVerdict && game.outcome === "playing" && !game.lesson;
+  $("verdict-box").hidden = !shown;
+  $("losing").hidden = true;
+  if (!shown) {
+    return;
   }
+  showVerdict("pending");
+  const mine = generation;
+  timer = setTimeout(() => {
+    analyse(game, mine).catch(() => {
+      if (mine === generation) {
+        showVerdict("unknown");
+      }
+    });
+  }, SETTLE_MS);
+}
 
-  /** A hint for `state`: {move, source, target, text} once the solver has answered. */
-  async function hint(state) {
-    const mine = generation;
-    let told = false;
-    const answer = await settled(
-      async () => {
-        const reply = await api.hint(state.id);
-        if (reply.pending && !told) {
-          told = true;
-          toast("Thinking about a hint…", "info");
-        }
-        return reply;
-      },
-      (a) => a.pending,
-      () => mine === generation,
-    );
+/** A hint for `game`: {move, source, target, count, text} once the solver has answered; null if the table changed meanwhile. */
+async function askHint(game) {
+  const mine = generation;
+  let told = false;
+  const answer = await settled(
+    async () => {
+      const reply = await api.hint(game.id);
+      if (reply.pending && !told) {
+        told = true;
+        toast("Thinking about a hint…", "info");
+      }
+      return reply;
+    },
+    (a) => a.pending,
+    () => mine === generation,
+  );
+  if (answer === null) {
+    return { move: null, text: "The solver found no hint in time; try again." };
+  }
+  if (answer.verdict && store.options.showVerdict && mine === generation) {
+    showVerdict(answer.searching ? "searching" : answer.verdict);
+  }
+  return mine === generation ? answer : null;
+}
+
+/** Hint: the next move of a winning line, lit on the table and said in words. */
+export function showHint() {
+  return run(async () => {
+    const game = store.game;
+    const answer = await askHint(game);
     if (answer === null) {
-      return { move: null, text: "The solver found no hint in time; try again." };
+      return; // the table changed while the solver thought
     }
-    if (answer.verdict && options.showVerdict && mine === generation) {
-      showVerdict(answer.searching ? "searching" : answer.verdict);
+    store.select(null);
+    if (!answer.move) {
+      toast(answer.text, "info");
+      return;
     }
-    return mine === generation ? answer : null;
-  }
+    const card = sourceCards($("table"), answer.source, 1)[0]?.dataset.card ?? null;
+    store.showHint({ source: answer.source, target: answer.target, count: answer.count ?? 1, card });
+    toast(`${answer.text} (${answer.move})`, "info");
+    if (!game.lesson) {
+      // The server counted the hint: its state says so.
+      store.receive(await api.state(game.id), "refreshed");
+    }
+  });
+}
 
+export function setupAdvice() {
+  store.subscribe((change) => {
+    const game = store.game;
+    const fresh = change.kind === "game" && (change.how === "played" || change.how === "viewer");
+    if (fresh || (change.kind === "options" && change.name === "showVerdict" && game)) {
+      refresh(game);
+    }
+  });
   $("rewind").addEventListener("click", async () => {
-    const state = current();
     try {
-      await accept(await api.rewind(state.id));
+      accept(await api.rewind(store.game.id));
     } catch (error) {
       toast(error.message);
     }
   });
-
-  return { refresh, hint };
 }

@@ -1,11 +1,33 @@
 // Smooth moves: remember where every card was, render the new state, then play each card
 // that moved from its old place to its new one. The moves of the last action (the
-// state's `last`, e.g. ["38", "4h"]) play one after the other, in their order.
+// state's `last_places`, e.g. [{source: "3", target: "8"}, {source: "4", target: "h"}])
+// play one after the other, in their order.
 
 const DURATION = 240;
 const STEP = 150;
 
 const reduced = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// The slide each card is playing: a card keeps its element from one render to the next,
+// so a new move stops the slide of the move before (from where the card is) first.
+const slides = new WeakMap();
+
+function stop(el) {
+  slides.get(el)?.cancel();
+  slides.delete(el);
+  el.classList.remove("moving");
+}
+
+function slide(el, keyframes, options) {
+  el.classList.add("moving");
+  const animation = el.animate(keyframes, options);
+  slides.set(el, animation);
+  return animation.finished.catch(() => {}).then(() => {
+    if (slides.get(el) === animation) {
+      stop(el);
+    }
+  });
+}
 
 /** Where each keyed card is now, and which place it is in. */
 export function snapshot(root) {
@@ -16,32 +38,24 @@ export function snapshot(root) {
   return places;
 }
 
-function samePlace(written, source) {
-  if (written === source) {
-    return true;
-  }
-  // "h" as a target stands for any foundation; sources of foundation cards read "hs".
-  return written.startsWith("h") && source.startsWith("h") && written.length === 1;
-}
-
-function order(last, from, to) {
-  const index = last.findIndex((text) => {
-    const head = text.startsWith("h") ? text.slice(0, 2) : text[0];
-    const rest = text.slice(head.length);
-    return samePlace(head, from) && samePlace(rest[0] ?? "", to);
-  });
+/** Which of the last moves took a card from `source` to the place `el` is in now (the first: 0). */
+function order(moves, source, el) {
+  const target = el.closest("[data-place]")?.dataset.place;
+  const index = moves.findIndex((move) => move.source === source && move.target === target);
   return index < 0 ? 0 : index;
 }
 
 /** Animate from `before` (a snapshot) to what `root` shows now. Resolves when done. */
-export function play(root, before, last = [], overrides = new Map()) {
+export function play(root, before, moves = [], overrides = new Map()) {
   if (reduced()) {
     return Promise.resolve();
   }
   // A long series (an auto-finish) plays faster, so it never takes more than a few seconds.
-  const step = Math.min(STEP, 2400 / Math.max(1, last.length));
+  const step = Math.min(STEP, 2400 / Math.max(1, moves.length));
   const running = [];
-  for (const el of root.querySelectorAll(".card[data-key]")) {
+  const cards = [...root.querySelectorAll(".card[data-key]")];
+  cards.forEach(stop);
+  for (const el of cards) {
     const old = overrides.get(el.dataset.key) ?? before.get(el.dataset.key);
     if (!old) {
       continue;
@@ -53,13 +67,12 @@ export function play(root, before, last = [], overrides = new Map()) {
       continue;
     }
     const moved = old.source !== el.dataset.source;
-    const delay = moved ? order(last, old.source, el.dataset.source) * step : 0;
-    el.classList.add("moving");
-    const animation = el.animate(
+    const delay = moved ? order(moves, old.source, el) * step : 0;
+    running.push(slide(
+      el,
       [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
       { duration: moved ? DURATION : 160, delay, easing: "cubic-bezier(.2, .7, .3, 1)", fill: "backwards" },
-    );
-    running.push(animation.finished.catch(() => {}).then(() => el.classList.remove("moving")));
+    ));
   }
   return Promise.all(running);
 }
@@ -76,14 +89,15 @@ export function deal(root) {
   // Deal order: across the columns, one row at a time.
   cards.sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
   const gap = Math.min(16, 900 / Math.max(1, cards.length));
+  cards.forEach(stop);
   cards.forEach((el, i) => {
     const now = el.getBoundingClientRect();
     const dx = fromX - (now.left + now.width / 2);
     const dy = fromY - now.top;
-    el.classList.add("moving");
-    el.animate(
+    slide(
+      el,
       [{ transform: `translate(${dx}px, ${dy}px) rotate(-10deg)`, opacity: 0 }, { transform: "none", opacity: 1 }],
       { duration: 320, delay: i * gap, easing: "cubic-bezier(.2, .7, .3, 1)", fill: "backwards" },
-    ).finished.catch(() => {}).then(() => el.classList.remove("moving"));
+    );
   });
 }

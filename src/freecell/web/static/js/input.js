@@ -3,11 +3,14 @@
 
 const DRAG_THRESHOLD = 6;
 
-/** Which place a dragged card, with this rect, is dropped on: the one it overlaps most. */
+/**
+ * Which place a dragged card, with this rect, is dropped on (its letter as a target): the
+ * one under the pointer, else the one it overlaps most.
+ */
 function dropPlace(root, rect, pointer) {
   const under = document.elementFromPoint(pointer.x, pointer.y)?.closest("[data-place]");
   if (under && root.contains(under)) {
-    return under.dataset.place === "h" ? `h${under.dataset.suit.toLowerCase()}` : under.dataset.place;
+    return under.dataset.place;
   }
   let best = null;
   let bestArea = 0;
@@ -17,7 +20,7 @@ function dropPlace(root, rect, pointer) {
     const h = Math.min(r.bottom, rect.bottom) - Math.max(r.top, rect.top);
     if (w > 0 && h > 0 && w * h > bestArea) {
       bestArea = w * h;
-      best = el.dataset.place === "h" ? `h${el.dataset.suit.toLowerCase()}` : el.dataset.place;
+      best = el.dataset.place;
     }
   }
   return best;

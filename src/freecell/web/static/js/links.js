@@ -1,8 +1,6 @@
 // Links to a deal: "/?code=FC1-ST4-N00000K9Z" or "/?deal=617&rules=standard&cells=4", with
 // "&moves=38,4h,…" to play those moves again when the link is opened. The Share panel
-// writes such a link for the game on the table.
-
-const $ = (id) => document.getElementById(id);
+// writes such a link for the game on the table (dialogs/share.js).
 
 /** The new-game request a link's query asks for, or null when it names no deal. */
 export function linkRequest(search) {
@@ -11,7 +9,11 @@ export function linkRequest(search) {
   if (params.get("code")) {
     body = { code: params.get("code").trim() };
   } else if (params.get("deal")) {
-    body = { rules: params.get("rules") || "standard", deal: Number(params.get("deal")) };
+    // Without rules, the server deals its default rules.
+    body = { deal: Number(params.get("deal")) };
+    if (params.get("rules")) {
+      body.rules = params.get("rules");
+    }
     if (params.get("cells")) {
       body.cells = Number(params.get("cells"));
     }
@@ -31,35 +33,4 @@ export function shareLink(state, withMoves) {
     url.searchParams.set("moves", state.played.join(","));
   }
   return url.href;
-}
-
-/** The Share panel; `current()` is the state on show, `toast` shows a message. */
-export function setupShare({ current, toast }) {
-  const fill = () => {
-    const state = current();
-    $("share-count").textContent = String(state.played.length);
-    $("share-moves").disabled = state.played.length === 0;
-    $("share-link").value = shareLink(state, $("share-moves").checked);
-  };
-  $("share").addEventListener("click", () => {
-    if (!current()?.code) {
-      return;
-    }
-    fill();
-    $("share-dialog").showModal();
-    $("share-link").select();
-  });
-  $("share-moves").addEventListener("change", fill);
-  $("share-copy").addEventListener("click", async () => {
-    const link = $("share-link").value;
-    try {
-      await navigator.clipboard.writeText(link);
-      $("share-dialog").close();
-      toast("Link copied: whoever opens it plays this deal.", "info");
-    } catch {
-      $("share-link").focus();
-      $("share-link").select();
-      toast("Press Ctrl+C (or ⌘C) to copy the selected link.", "info");
-    }
-  });
 }

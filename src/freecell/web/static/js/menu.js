@@ -2,7 +2,8 @@
 // (Restart, Solution, the move calculator, Share) sit behind one button, so the table
 // gets the room. Each menu entry for an action presses the toolbar's own button.
 
-const $ = (id) => document.getElementById(id);
+import { $ } from "./dom.js";
+import { store } from "./store.js";
 
 export function setupMenu() {
   const bar = document.querySelector(".bar");
@@ -37,20 +38,25 @@ export function setupMenu() {
     }
   });
 
-  return {
-    /** Show in the menu only the actions the toolbar offers now. */
-    update() {
-      for (const entry of document.querySelectorAll("#menu [data-proxy]")) {
-        const original = $(entry.dataset.proxy);
-        entry.hidden = original.hidden;
-        entry.disabled = original.disabled;
-        const pressed = original.getAttribute("aria-pressed");
-        if (pressed === null) {
-          entry.removeAttribute("aria-pressed");
-        } else {
-          entry.setAttribute("aria-pressed", pressed);
-        }
-      }
-    },
-  };
+  // The toolbar is drawn before the menu hears of a change.
+  store.subscribe((change) => {
+    if (store.game && (change.kind === "game" || change.kind === "options")) {
+      update();
+    }
+  });
+}
+
+/** Show in the menu only the actions the toolbar offers now. */
+function update() {
+  for (const entry of document.querySelectorAll("#menu [data-proxy]")) {
+    const original = $(entry.dataset.proxy);
+    entry.hidden = original.hidden;
+    entry.disabled = original.disabled;
+    const pressed = original.getAttribute("aria-pressed");
+    if (pressed === null) {
+      entry.removeAttribute("aria-pressed");
+    } else {
+      entry.setAttribute("aria-pressed", pressed);
+    }
+  }
 }

@@ -1,77 +1,101 @@
-// Places and moves in standard notation, as the server reads them (docs/api.md):
-// columns "1".."9", "0"; cells "a".."g", "k" (h, i and j are skipped, as fc-solve does); "h" as a target; "hs"
-// (h + suit letter) for the top card of a foundation taken back.
+// The table's places as the server names them: the state's `places` gives each column,
+// cell and foundation its letters in standard notation (`source`, `target`) and its name.
+// With them the page writes the move it sends for cards it moved, and follows a move
+// typed on the keyboard far enough to know when it is complete; the server reads every
+// move (notation.py owns the grammar). Nothing here knows which letter is which place.
 
-export const COLUMN_CHARS = "1234567890";
-export const CELL_CHARS = "abcdefgklmnop";
+const KINDS = [["columns", "column"], ["cells", "cell"], ["foundations", "foundation"]];
+const lookups = new WeakMap();
 
-export function columnChar(index) { return COLUMN_CHARS[index]; }
-export function cellChar(index) { return CELL_CHARS[index]; }
-
-/** What a place character is: {kind: "column"|"cell"|"foundation", index}. */
-export function placeKind(place) {
-  if (place.startsWith("h")) {
-    return { kind: "foundation", suit: place.length > 1 ? place[1].toUpperCase() : null };
+/** The places of `game` by letter: {kind, index, name} for each source and target. */
+function lookup(game) {
+  let found = lookups.get(game.places);
+  if (found === undefined) {
+    found = new Map();
+    for (const [list, kind] of KINDS) {
+      game.places[list].forEach((place, index) => {
+        found.set(place.source, { kind, index, name: place.name });
+        if (!found.has(place.target)) {
+          found.set(place.target, { kind, index, name: place.name });
+        }
+      });
+    }
+    lookups.set(game.places, found);
   }
-  const column = COLUMN_CHARS.indexOf(place);
-  if (column >= 0) {
-    return { kind: "column", index: column };
-  }
-  return { kind: "cell", index: CELL_CHARS.indexOf(place) };
+  return found;
+}
+
+/** What a place's letter stands for: {kind: "column" | "cell" | "foundation", index, name}, or null. */
+export function placeAt(game, letter) {
+  return lookup(game).get(letter) ?? null;
+}
+
+/** Whether `letter` names a column of `game`'s table. */
+export function isColumn(game, letter) {
+  return placeAt(game, letter)?.kind === "column";
+}
+
+/** The letter of the foundations as a move's target. */
+export function foundationTarget(game) {
+  return game.places.foundations[0]?.target ?? null;
 }
 
 /**
- * The notation the page sends for `count` cards from `source` to `target`. The count is
+ * The move the page sends for `count` cards from `source` to `target`. The count is
  * written whenever cards leave a column or cell for a column, so the server plays exactly
- * what was chosen (a take-back, "hs3", is always one card and takes no count).
+ * what was chosen (a card taken back from a foundation goes alone and takes no count).
  */
-export function moveText(source, target, count) {
-  if (placeKind(target).kind === "column" && !source.startsWith("h")) {
+export function moveText(game, source, target, count) {
+  if (isColumn(game, target) && placeAt(game, source)?.kind !== "foundation") {
     return `${source}${target}v${count.toString(16)}`;
   }
   return `${source}${target}`;
 }
 
-/** A move from the keyboard: `complete` when it can be sent, `valid` while it may still become one. */
-export function readTyped(text, state) {
-  const cells = state.cells.length;
-  const columns = state.columns.length;
-  const isColumn = (c) => COLUMN_CHARS.indexOf(c) >= 0 && COLUMN_CHARS.indexOf(c) < columns;
-  const isCell = (c) => CELL_CHARS.indexOf(c) >= 0 && CELL_CHARS.indexOf(c) < cells;
-  const isTarget = (c) => isColumn(c) || isCell(c) || c === "h";
-  const match = /^(h[cdhs]|h|[0-9a-gk-p])?([0-9a-gk-p]|h)?(v[0-9a-f]*)?$/.exec(text);
-  if (text === "" || match === null) {
-    return { valid: text === "", complete: false };
+function letters(game, side) {
+  const { columns, cells, foundations } = game.places;
+  return [...columns, ...cells, ...foundations].map((place) => place[side]);
+}
+
+/**
+ * How far `text`, typed on the keyboard, has got as a move on `game`'s table:
+ * `valid` while it may still become a move, `complete` when it can be sent, `waits` when
+ * it may yet take a count ("v" and hexadecimal digits, only onto a column); `source` and
+ * `target` once they are typed, `toColumn` when the target is a column.
+ */
+export function readTyped(text, game) {
+  if (text === "") {
+    return { valid: true, complete: false };
   }
-  let source = text[0];
-  let rest = text.slice(1);
-  if (source === "h") {
-    if (rest === "") {
-      return { valid: state.rules.takes_back, complete: false, source: null };
-    }
-    if (!"cdhs".includes(rest[0])) {
-      return { valid: false, complete: false };
-    }
-    source = text.slice(0, 2);
-    rest = text.slice(2);
-  } else if (!isColumn(source) && !isCell(source)) {
-    return { valid: false, complete: false };
+  const source = letters(game, "source").find((start) => text.startsWith(start));
+  if (source === undefined) {
+    // Half of a foundation's letters: a card comes back from there only in some rules.
+    const half = game.places.foundations.some((place) => place.source.startsWith(text));
+    return half ? { valid: game.rules.takes_back, complete: false, source: null } : { valid: false, complete: false };
   }
+  const rest = text.slice(source.length);
   if (rest === "") {
     return { valid: true, complete: false, source };
   }
-  const target = rest[0];
-  if (!isTarget(target)) {
+  const target = letters(game, "target").find((start) => rest.startsWith(start));
+  if (target === undefined) {
     return { valid: false, complete: false };
   }
-  const tail = rest.slice(1);
+  const toColumn = isColumn(game, target);
+  const tail = rest.slice(target.length);
   if (tail === "") {
-    // Only a move into an empty column may still take a "v" count.
-    const waits = isColumn(target) && state.columns[COLUMN_CHARS.indexOf(target)].length === 0;
-    return { valid: true, complete: !waits, waits, source, target, text };
+    // Only a move into an empty column may still take a count.
+    const waits = toColumn && game.columns[placeAt(game, target).index].length === 0;
+    return { valid: true, complete: !waits, waits, source, target, toColumn, text };
   }
-  if (!/^v[0-9a-f]*$/.test(tail) || !isColumn(target)) {
+  if (!/^v[0-9a-f]*$/.test(tail) || !toColumn) {
     return { valid: false, complete: false };
   }
-  return { valid: true, complete: false, waits: tail.length > 1, source, target, text };
+  return { valid: true, complete: false, waits: tail.length > 1, source, target, toColumn, text };
+}
+
+/** How the page names `target` when it says where cards may go: the foundation is the card's own. */
+export function targetName(game, target) {
+  const place = placeAt(game, target);
+  return place?.kind === "foundation" ? "its foundation" : place?.name ?? target;
 }

@@ -1,11 +1,19 @@
-// The static site's side of the page (freecell site DIR): when static/site.json says so
-// (the server's copy says "server"), the page's API requests go to a Web Worker running
-// our Python under Pyodide instead of a server. Shows the loading screen and makes the
-// statistics exports in the browser.
+// The static site's transport (freecell site DIR): when static/site.json says so (the
+// server's copy says "server"), the page's API requests go to a Web Worker running our
+// Python under Pyodide instead of a server. The page's side of the site (its loading
+// screen, the statistics exports) is site-page.js: it watches the workers' start here.
 
 const SOLVER_DELAY = 1500; // ms after the table shows
 
-export async function connectSite() {
+let connecting = null;
+
+/** The site's transport, or null when a server answers the page; the same one at every call. */
+export function connectSite() {
+  connecting ??= connect();
+  return connecting;
+}
+
+async function connect() {
   let manifest = null;
   try {
     const answer = await fetch("static/site.json", { cache: "no-cache" });
@@ -31,18 +39,39 @@ class Site {
     this.next = 1;
     this.config = config;
     this.jobs = []; // analyses waiting for the solver's worker
-    this.loading = new Loading();
+    // How the start goes, for the loading screen: {text, fraction, held, failed, done}.
+    this.progress = { text: "", fraction: 0, held: false, failed: false, done: false };
+    this.watchers = [];
     // Python starts at once; the games are opened only once this tab holds the lock.
     this.api = this.worker("api", config);
     this.ready = this.alone().then(async () => {
       this.api.postMessage({ type: "open" });
       await this.api.ready;
-      this.loading.done();
+      this.report({ done: true });
       // The solver's worker starts when the first analysis is asked for, or soon after
       // the table shows, so that it does not slow the first answers down.
       setTimeout(() => this.startSolver(), SOLVER_DELAY);
     });
-    document.addEventListener("click", (event) => this.exportClick(event));
+  }
+
+  /** `watcher(progress)` is called now and after each step of the start. */
+  watch(watcher) {
+    this.watchers.push(watcher);
+    watcher({ ...this.progress });
+  }
+
+  report(change) {
+    Object.assign(this.progress, change);
+    for (const watcher of this.watchers) {
+      watcher({ ...this.progress });
+    }
+  }
+
+  /** The api worker's progress, unless a message is held until released. */
+  reportProgress(text, fraction) {
+    if (!this.progress.held) {
+      this.report({ text, fraction });
+    }
   }
 
   startSolver() {
@@ -100,10 +129,12 @@ class Site {
       return Promise.resolve(); // not a secure context: no locks (and no offline either)
     }
     return new Promise((resolve) => {
-      const told = setTimeout(() => this.loading.hold("The game is open in another tab: close it to play here."), 500);
+      const told = setTimeout(() => {
+        this.report({ text: "The game is open in another tab: close it to play here.", fraction: 0, held: true });
+      }, 500);
       navigator.locks.request(`freecell-site:${new URL(".", document.baseURI).pathname}`, () => {
         clearTimeout(told);
-        this.loading.release();
+        this.report({ held: false });
         resolve();
         return new Promise(() => {}); // held while this page lives
       });
@@ -123,7 +154,7 @@ class Site {
     switch (message.type) {
       case "progress":
         if (role === "api") {
-          this.loading.show(message.text, message.fraction);
+          this.reportProgress(message.text, message.fraction);
         }
         break;
       case "step":
@@ -135,7 +166,7 @@ class Site {
         break;
       case "failed":
         reject(new Error(message.text));
-        this.loading.failed(message.text);
+        this.report({ text: message.text, fraction: 0, held: false, failed: true });
         break;
       case "response": {
         const done = this.waiting.get(message.id);
@@ -182,69 +213,5 @@ class Site {
       this.waiting.set(id, resolve);
       this.api.postMessage({ type: "request", id, method, path: route, query, body });
     });
-  }
-
-  /** The statistics exports are made here, where the server would send a file. */
-  async exportClick(event) {
-    const link = event.target.closest?.("a[download][href^='/api/stats.']");
-    if (!link) {
-      return;
-    }
-    event.preventDefault(); // there is no server behind /api here
-    const path = link.getAttribute("href");
-    const { status, body } = await this.request("GET", path);
-    if (status !== 200) {
-      return;
-    }
-    const csv = path.endsWith(".csv");
-    const text = csv ? body : `${JSON.stringify(body, null, 2)}\n`;
-    const blob = new Blob([text], { type: csv ? "text/csv" : "application/json" });
-    const url = URL.createObjectURL(blob);
-    const save = document.createElement("a");
-    save.href = url;
-    save.download = `freecell-stats.${csv ? "csv" : "json"}`;
-    document.body.append(save);
-    save.click();
-    save.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-  }
-}
-
-/** The loading screen, shown while the runtime loads. */
-class Loading {
-  constructor() {
-    this.el = document.createElement("div");
-    this.el.className = "loading";
-    this.el.id = "loading";
-    this.el.setAttribute("role", "status");
-    this.el.innerHTML = '<p class="loading-text"></p><progress max="1" value="0"></progress>';
-    document.body.append(this.el);
-  }
-
-  show(text, fraction) {
-    if (this.held) {
-      return;
-    }
-    this.el.querySelector(".loading-text").textContent = text;
-    this.el.querySelector("progress").value = fraction;
-  }
-
-  /** Say `text` until released, whatever progress is made meanwhile. */
-  hold(text) {
-    this.show(text, 0);
-    this.held = true;
-  }
-
-  release() {
-    this.held = false;
-  }
-
-  failed(text) {
-    this.held = false;
-    this.show(`The game could not start in this browser: ${text}`, 0);
-  }
-
-  done() {
-    this.el.remove();
   }
 }

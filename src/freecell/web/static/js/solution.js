@@ -3,10 +3,12 @@
 // played by itself at a chosen speed. It only ever takes back the moves it played itself.
 // Any move of the player's own closes it: the player has taken over.
 
+import { accept, run } from "./actions.js";
 import { settled } from "./advice.js";
 import { api } from "./api.js";
-
-const $ = (id) => document.getElementById(id);
+import { $ } from "./dom.js";
+import { store } from "./store.js";
+import { toast } from "./toast.js";
 
 const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
@@ -16,11 +18,15 @@ const NO_LINE = {
 };
 
 /**
- * `current()` is the state on show; `act(request)` runs `request(gameId)` (an API call
- * that returns a state) through the page's queue as the viewer's own action and resolves
- * true when the state was taken; `toast` shows a message.
+ * Run `request(gameId)` (an API call that returns a state) through the page's queue as the
+ * viewer's own action; resolves true when the state was taken.
  */
-export function setupSolution({ current, act, toast }) {
+function act(request) {
+  return run(async () => accept(await request(store.game.id), { how: "viewer" }));
+}
+
+/** The viewer, wired to its bar; answers forward() and back() for the keys "." and ",". */
+export function setupSolution() {
   let open = false;
   let gameId = null;
   let line = [];
@@ -28,7 +34,7 @@ export function setupSolution({ current, act, toast }) {
   let steps = []; // for each of them, how many actions the server counted (several under strict rules)
   let seenMoves = 0; // the move counter after the viewer's last action
   let playing = false;
-  let generation = 0;
+  let generation = 0; // one more each time the viewer starts afresh or closes
   // Steps run one after another, each reading the line where the last one left it, so
   // quick presses of "." are all played and never play the same move twice.
   let chain = Promise.resolve(false);
@@ -51,7 +57,7 @@ export function setupSolution({ current, act, toast }) {
     if (!hasLine) {
       return;
     }
-    const state = current();
+    const state = store.game;
     const done = index >= line.length;
     const won = state?.outcome === "won";
     $("solution-position").textContent = `${index} / ${line.length}`;
@@ -85,7 +91,7 @@ export function setupSolution({ current, act, toast }) {
   }
 
   async function show() {
-    const state = current();
+    const state = store.game;
     if (!state || state.outcome !== "playing" || state.lesson) {
       return;
     }
@@ -128,7 +134,7 @@ export function setupSolution({ current, act, toast }) {
       return false;
     }
     const mine = generation;
-    const before = current().moves;
+    const before = store.game.moves;
     const move = line[index];
     const ok = await act((id) => api.move(id, move));
     if (!ok || mine !== generation) {
@@ -136,7 +142,7 @@ export function setupSolution({ current, act, toast }) {
       update();
       return false;
     }
-    steps.push(current().moves - before);
+    steps.push(store.game.moves - before);
     index += 1;
     update();
     return true;
@@ -250,18 +256,19 @@ export function setupSolution({ current, act, toast }) {
   $("solution-back").addEventListener("click", () => stepBy(back));
   $("solution-play").addEventListener("click", togglePlay);
   $("solution-copy").addEventListener("click", copy);
-  $("solution-speed").addEventListener("change", () => {
-    localStorage.setItem("freecell.solutionSpeed", $("solution-speed").value);
-  });
-  const speed = localStorage.getItem("freecell.solutionSpeed");
+  $("solution-speed").addEventListener("change", () => store.setOption("solutionSpeed", $("solution-speed").value));
+  const speed = store.options.solutionSpeed;
   if (speed && [...$("solution-speed").options].some((o) => o.value === speed)) {
     $("solution-speed").value = speed;
   }
+  store.subscribe((change) => {
+    if (change.kind === "game" && (change.how === "played" || change.how === "viewer")) {
+      seen(store.game, change.how === "viewer");
+    }
+  });
 
   return {
-    seen,
     forward: () => stepBy(forward),
     back: () => stepBy(back),
-    isOpen: () => open,
   };
 }

@@ -1,27 +1,8 @@
-// Around the table: the toast, the counters, the game code, the buttons' states and the
-// banner that announces a win or a loss.
+// Around the table: the counters, the clock, the game code, the buttons' states, and the
+// banner that announces a win or a loss. Drawn from the store whenever it changes.
 
-import { triviallyWon } from "./runs.js";
-
-const $ = (id) => document.getElementById(id);
-
-let toastTimer = null;
-
-/** Show `text` for a few seconds: "error" for a refusal, "info" for a hint or a notice. */
-export function toast(text, kind = "error") {
-  const el = $("toast");
-  el.textContent = text;
-  el.className = `toast ${kind}`;
-  el.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 4500 : 6000);
-}
-
-/** Put away the message on show: it spoke of a table that has changed since. */
-export function clearToast() {
-  clearTimeout(toastTimer);
-  $("toast").hidden = true;
-}
+import { $, plural } from "./dom.js";
+import { store } from "./store.js";
 
 export function formatTime(seconds) {
   const s = Math.max(0, Math.floor(seconds));
@@ -31,42 +12,39 @@ export function formatTime(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
-/**
- * Show `state` in the toolbar and the banner. `options` says whether the score and the
- * timer are shown; `actions` holds newGame, restart and undo for the banner's buttons.
- */
-export function showStatus(state, elapsed, options, actions) {
-  $("moves").textContent = String(state.moves);
-  $("score").textContent = state.score === null ? "" : String(state.score);
-  $("score-box").hidden = state.score === null || !options.showScore;
+/** The toolbar: counters, clock, code and which buttons may be pressed. */
+function showToolbar(game, options) {
+  $("moves").textContent = String(game.moves);
+  $("score").textContent = game.score === null ? "" : String(game.score);
+  $("score-box").hidden = game.score === null || !options.showScore;
   $("timer-box").hidden = !options.showTimer;
-  $("timer").textContent = formatTime(elapsed);
-  $("pause").textContent = state.paused ? "▶" : "❚❚";
-  $("pause").setAttribute("aria-label", state.paused ? "Resume the timer" : "Pause the timer");
-  $("paused-cover").hidden = !state.paused;
-  $("game-code").textContent = state.code ?? (state.lesson ? "lesson — no game code" : "imported position — no game code");
-  $("copy-code").hidden = !state.code;
-  $("share").hidden = !state.code;
-  $("hints-box").hidden = !state.hints;
-  $("hints").textContent = String(state.hints ?? 0);
-  $("assisted-box").hidden = !state.assisted;
-  const replaced = state.abandoned ? " (replaced by a newer game)" : "";
-  const grade = state.difficulty ? ` · ${state.difficulty}` : "";
-  $("deal-label").textContent = `${state.rules.title} · ${state.deal}${grade}${replaced}`;
-  const over = state.outcome === "won";
-  $("undo").disabled = over || !state.can_undo;
-  $("redo").disabled = over || !state.can_redo;
-  $("hint").disabled = state.outcome !== "playing";
-  $("solution").disabled = state.outcome !== "playing" || Boolean(state.lesson);
-  $("auto-finish").hidden = !triviallyWon(state);
-  showOutcome(state, actions);
+  $("timer").textContent = formatTime(store.elapsed());
+  $("pause").textContent = game.paused ? "▶" : "❚❚";
+  $("pause").setAttribute("aria-label", game.paused ? "Resume the timer" : "Pause the timer");
+  $("paused-cover").hidden = !game.paused;
+  $("game-code").textContent = game.code ?? (game.lesson ? "lesson — no game code" : "imported position — no game code");
+  $("copy-code").hidden = !game.code;
+  $("share").hidden = !game.code;
+  $("hints-box").hidden = !game.hints;
+  $("hints").textContent = String(game.hints ?? 0);
+  $("assisted-box").hidden = !game.assisted;
+  const replaced = game.abandoned ? " (replaced by a newer game)" : "";
+  const grade = game.difficulty ? ` · ${game.difficulty}` : "";
+  $("deal-label").textContent = `${game.rules.title} · ${game.deal}${grade}${replaced}`;
+  const over = game.outcome === "won";
+  $("undo").disabled = over || !game.can_undo;
+  $("redo").disabled = over || !game.can_redo;
+  $("hint").disabled = game.outcome !== "playing";
+  $("solution").disabled = game.outcome !== "playing" || Boolean(game.lesson);
+  $("auto-finish").hidden = !game.can_finish;
 }
 
-function showOutcome(state, actions) {
+/** The banner over the felt once the game is won or lost; `actions` press its buttons. */
+function showOutcome(game, actions) {
   const banner = $("banner");
   const buttons = banner.querySelector(".banner-actions");
-  $("frame").classList.toggle("won", state.outcome === "won");
-  if (state.outcome === "playing" || state.lesson) {
+  $("frame").classList.toggle("won", game.outcome === "won");
+  if (game.outcome === "playing" || game.lesson) {
     banner.hidden = true;
     return;
   }
@@ -82,19 +60,47 @@ function showOutcome(state, actions) {
     buttons.append(b);
     return b;
   };
-  if (state.outcome === "won") {
-    const hints = state.hints ? `, with ${state.hints} hint${state.hints === 1 ? "" : "s"}` : "";
-    const assisted = state.assisted ? " The solution was shown, so this win does not count in the statistics." : "";
-    $("banner-text").textContent = `You won! ${state.moves} moves in ${formatTime(state.elapsed_seconds)}${hints}.${assisted}`;
+  if (game.outcome === "won") {
+    const hints = game.hints ? `, with ${plural(game.hints, "hint")}` : "";
+    const assisted = game.assisted ? " The solution was shown, so this win does not count in the statistics." : "";
+    $("banner-text").textContent = `You won! ${game.moves} moves in ${formatTime(game.elapsed_seconds)}${hints}.${assisted}`;
     banner.className = "banner won";
     button("New game", actions.newGame, true);
     button("Play this deal again", actions.restart);
   } else {
     $("banner-text").textContent = "No useful move is left: this game is lost.";
     banner.className = "banner lost";
-    button("Undo", actions.undo, true).disabled = !state.can_undo;
+    button("Undo", actions.undo, true).disabled = !game.can_undo;
     button("Restart", actions.restart);
     button("New deal", actions.newGame);
   }
   banner.hidden = false;
+}
+
+/** The felt glows for a few seconds when a game in play is won. */
+function celebrate(game, previous) {
+  if (previous?.id === game.id && previous.outcome === "playing" && game.outcome === "won") {
+    $("frame").classList.add("celebrate");
+    setTimeout(() => $("frame").classList.remove("celebrate"), 4000);
+  }
+}
+
+/** Keep the toolbar and the banner in step with the store; `actions` holds newGame, restart and undo. */
+export function setupStatus(actions) {
+  store.subscribe((change) => {
+    const game = store.game;
+    if (!game || !["game", "options"].includes(change.kind)) {
+      return;
+    }
+    showToolbar(game, store.options);
+    showOutcome(game, actions);
+    if (change.kind === "game" && (change.how === "played" || change.how === "viewer")) {
+      celebrate(game, change.previous);
+    }
+  });
+  setInterval(() => {
+    if (store.game) {
+      $("timer").textContent = formatTime(store.elapsed());
+    }
+  }, 500);
 }

@@ -1,9 +1,12 @@
 // Draws the state the server returned: free cells on the left and foundations on the right
 // above the columns (000), only the cells the preset has (001), each empty foundation
 // marked with its suit, and columns fanned downward that close up when they grow tall.
+// Each place carries its letters as the server gives them (`data-place`: where cards go;
+// a foundation's `data-source`: where a card is taken back from), and each card the
+// letters of its place (`data-source`).
 
-import { cardBelow, cardLabel, cardSvg, emptyFoundationSvg, SUITS } from "./cards.js";
-import { cellChar, columnChar } from "./places.js";
+import { cardBelow, cardLabel, cardSvg, emptyFoundationSvg, suitOf } from "./cards.js";
+import { escapeHtml } from "./dom.js";
 
 // Below MIN_CARD the corner indices are hard to read: the felt scrolls sideways instead.
 const MIN_CARD = 32;
@@ -16,10 +19,6 @@ const NATURAL_FAN = 0.27;
 const LEGIBLE_FAN = 0.22;
 const TIGHTEST_FAN = 0.16;
 const SIZED_FOR = 12;
-
-function escape(text) {
-  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** Gap between cards, padding inside the felt and the column headings' height. */
 function spacing(width, height) {
@@ -79,14 +78,6 @@ export function measure(state, width, height = Infinity) {
   };
 }
 
-function cardHtml(card, attrs) {
-  const extra = Object.entries(attrs)
-    .map(([name, value]) => ` ${name}="${escape(value)}"`)
-    .join("");
-  return `<div class="card" role="button" aria-label="${escape(cardLabel(card))}" data-card="${card}"${extra}>`
-    + `${cardSvg(card)}</div>`;
-}
-
 /** Keys that follow a card from one render to the next (double decks repeat names). */
 class Keys {
   constructor() { this.seen = new Map(); }
@@ -97,50 +88,147 @@ class Keys {
   }
 }
 
-function cellsHtml(state, keys) {
-  return state.cells.map((card, i) => {
-    const place = cellChar(i);
-    const inside = card === null ? "" : cardHtml(card, {
-      "data-key": keys.next(card), "data-source": place, "data-count": 1, tabindex: 0,
-    });
-    return `<div class="slot cell${card === null ? " empty" : ""}" role="button" tabindex="0" `
-      + `aria-label="free cell ${place}" data-place="${place}">`
-      + `<span class="slot-label" aria-hidden="true">${place}</span>${inside}</div>`;
+/** The places' markup, with no card: made again only when the table's places change. */
+function placesHtml(state) {
+  const { cells, foundations, columns } = state.places;
+  const cellsHtml = cells.map((place) => `<div class="slot cell" role="button" tabindex="0" `
+    + `aria-label="${escapeHtml(place.name)}" data-place="${escapeHtml(place.target)}">`
+    + `<span class="slot-label" aria-hidden="true">${escapeHtml(place.target)}</span></div>`).join("");
+  const foundationsHtml = foundations.map((place, i) => {
+    const suit = state.foundations[i].suit;
+    return `<div class="slot foundation" role="button" tabindex="0" aria-label="${escapeHtml(place.name)}" `
+      + `data-place="${escapeHtml(place.target)}" data-source="${escapeHtml(place.source)}" data-suit="${suit}">`
+      + `${emptyFoundationSvg(suit)}</div>`;
   }).join("");
+  const piles = columns.map((place) => {
+    const name = escapeHtml(place.name);
+    const letter = escapeHtml(place.target);
+    return `<div class="pile">`
+      + `<button type="button" class="heading" data-place="${letter}" aria-label="${name}">${letter}</button>`
+      + `<div class="column" role="group" aria-label="${name}" data-place="${letter}"></div></div>`;
+  }).join("");
+  return `<div class="top-row" role="group" aria-label="free cells and foundations">${cellsHtml}${foundationsHtml}</div>`
+    + `<div class="tableau">${piles}</div>`;
 }
 
-function foundationsHtml(state, keys) {
-  const seen = new Map();
-  return state.foundations.map((pile) => {
-    const suit = pile.suit;
-    const n = (seen.get(suit) ?? 0) + 1;
-    seen.set(suit, n);
-    const name = `${SUITS[suit].name} foundation${n > 1 ? ` ${n}` : ""}`;
-    let inside = emptyFoundationSvg(suit);
-    if (pile.top) {
-      const under = cardBelow(pile.top);
-      // The card beneath shows when the top one is lifted or moved away.
-      const below = under ? `<div class="card under" aria-hidden="true">${cardSvg(under)}</div>` : "";
-      inside += below + cardHtml(pile.top, {
-        "data-key": keys.next(pile.top), "data-source": `h${suit.toLowerCase()}`, "data-count": 1,
-        "data-foundation": "1", tabindex: state.rules.takes_back ? 0 : -1,
-      });
+/**
+ * The cards of one render: each card's element from the render before when it had one
+ * (the same key), so that only what changed is touched, or a new one.
+ */
+class Cards {
+  constructor(root) {
+    this.keys = new Keys();
+    this.unused = new Map([...root.querySelectorAll(".card[data-key]")].map((el) => [el.dataset.key, el]));
+  }
+
+  /** The element for `card`, its attributes set: its place's `source`, `count`, `index` in a column. */
+  take(card, { source, count, index = null, foundation = false, tabindex }) {
+    const key = this.keys.next(card);
+    let el = this.unused.get(key);
+    this.unused.delete(key);
+    if (el === undefined) {
+      el = document.createElement("div");
+      el.className = "card";
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", cardLabel(card));
+      el.dataset.card = card;
+      el.dataset.key = key;
+      el.innerHTML = cardSvg(card);
     }
-    return `<div class="slot foundation${pile.top ? "" : " empty"}" role="button" tabindex="0" `
-      + `aria-label="${name}" data-place="h" data-suit="${suit}">${inside}</div>`;
-  }).join("");
+    el.dataset.source = source;
+    if (index === null) {
+      delete el.dataset.index;
+      el.style.top = "";
+    } else {
+      el.dataset.index = String(index);
+    }
+    el.dataset.count = String(count);
+    if (foundation) {
+      el.dataset.foundation = "1";
+    } else {
+      delete el.dataset.foundation;
+    }
+    el.setAttribute("tabindex", String(tabindex));
+    return el;
+  }
+
+  /** Remove the cards of the render before that this one has not taken. */
+  dropUnused() {
+    for (const el of this.unused.values()) {
+      el.remove();
+    }
+  }
 }
 
-function columnHtml(state, column, index, keys) {
-  const place = columnChar(index);
-  const cards = column.map((card, i) => cardHtml(card, {
-    "data-key": keys.next(card), "data-source": place, "data-index": i, "data-count": column.length - i,
-    tabindex: i === column.length - 1 ? 0 : -1,
-  })).join("");
-  return `<div class="pile">`
-    + `<button type="button" class="heading" data-place="${place}" aria-label="column ${place}">${place}</button>`
-    + `<div class="column${column.length ? "" : " empty"}" role="group" aria-label="column ${place}" `
-    + `data-place="${place}">${cards}</div></div>`;
+/** Make `container`'s children, after its first `fixed` ones, exactly `wanted`, in order. */
+function fill(container, wanted, fixed = 0) {
+  wanted.forEach((el, i) => {
+    const at = container.children[fixed + i] ?? null;
+    if (at !== el) {
+      container.insertBefore(el, at);
+    }
+  });
+  while (container.children.length > fixed + wanted.length) {
+    container.lastElementChild.remove();
+  }
+}
+
+const undersShown = new WeakMap(); // the card each foundation's "under" element shows
+const layouts = new WeakMap(); // the game and places each table element was made for
+
+/** The card beneath a foundation's top, which shows when the top one is lifted or moved away. */
+function underElement(slot, card) {
+  let el = slot.querySelector(":scope > .card.under");
+  if (el === null) {
+    el = document.createElement("div");
+    el.className = "card under";
+    el.setAttribute("aria-hidden", "true");
+  }
+  if (undersShown.get(el) !== card) {
+    el.innerHTML = cardSvg(card);
+    undersShown.set(el, card);
+  }
+  return el;
+}
+
+/** Put the state's cards in their places, each in the element it had if it had one. */
+function placeCards(root, state, fans) {
+  const cards = new Cards(root);
+  const { places } = state;
+  root.querySelectorAll(".top-row > .slot.cell").forEach((slot, i) => {
+    const card = state.cells[i];
+    slot.classList.toggle("empty", card === null);
+    const wanted = card === null ? [] : [cards.take(card, { source: places.cells[i].source, count: 1, tabindex: 0 })];
+    fill(slot, wanted, 1);
+  });
+  root.querySelectorAll(".top-row > .slot.foundation").forEach((slot, i) => {
+    const top = state.foundations[i].top;
+    slot.classList.toggle("empty", !top);
+    const wanted = [];
+    if (top) {
+      const under = cardBelow(top);
+      if (under) {
+        wanted.push(underElement(slot, under));
+      }
+      wanted.push(cards.take(top, {
+        source: places.foundations[i].source, count: 1, foundation: true, tabindex: state.rules.takes_back ? 0 : -1,
+      }));
+    }
+    fill(slot, wanted, 1);
+  });
+  root.querySelectorAll(".tableau .column").forEach((el, index) => {
+    const column = state.columns[index];
+    el.classList.toggle("empty", column.length === 0);
+    fill(el, column.map((card, i) => {
+      const taken = cards.take(card, {
+        source: places.columns[index].source, index: i, count: column.length - i,
+        tabindex: i === column.length - 1 ? 0 : -1,
+      });
+      taken.style.top = `${Math.round(i * fans[index])}px`;
+      return taken;
+    }));
+  });
+  cards.dropUnused();
 }
 
 /** Fan offsets: a comfortable spacing that closes up so a tall column fits `available`. */
@@ -178,8 +266,10 @@ function slotPlaces(state, size) {
 
 /**
  * Render `state` into `root` (the table element inside the scrolling `frame`), sized to
- * the frame as it is now. Positions are set through the CSSOM, never as style attributes
- * in markup, so the page runs under a strict Content Security Policy.
+ * the frame as it is now: only what changed since the last render is touched, and each
+ * card keeps its element, so that only the cards that move are animated. Positions are
+ * set through the CSSOM, never as style attributes in markup, so the page runs under a
+ * strict Content Security Policy.
  */
 export function renderTable(root, state, frame) {
   const size = measure(state, frame.clientWidth, frame.clientHeight);
@@ -195,37 +285,41 @@ export function renderTable(root, state, frame) {
   root.style.setProperty("--columns", String(size.columns));
   root.style.setProperty("--top-tracks", String(tracks));
   root.dataset.rows = String(size.rows);
-  const keys = new Keys();
-  const columns = state.columns.map((column, i) => columnHtml(state, column, i, keys)).join("");
-  root.innerHTML = `<div class="top-row" role="group" aria-label="free cells and foundations">`
-    + `${cellsHtml(state, keys)}${foundationsHtml(state, keys)}</div><div class="tableau">${columns}</div>`;
+  // The places and cards are made anew for another game; within a game, each card keeps
+  // its element.
+  const layout = JSON.stringify([state.id, state.places]);
+  if (layouts.get(root) !== layout) {
+    root.innerHTML = placesHtml(state);
+    layouts.set(root, layout);
+  }
   const places = slotPlaces(state, size);
   root.querySelectorAll(".top-row > .slot").forEach((slot, i) => {
     slot.style.gridRow = String(places[i][0]);
     slot.style.gridColumn = String(places[i][1]);
   });
+  placeCards(root, state, fans);
   root.querySelectorAll(".tableau .column").forEach((el, index) => {
     const column = state.columns[index];
-    const cards = el.querySelectorAll(".card");
-    cards.forEach((card, i) => { card.style.top = `${Math.round(i * fans[index])}px`; });
     const height = column.length ? (column.length - 1) * fans[index] + size.cardH : size.cardH;
     el.style.height = `${Math.ceil(height)}px`;
   });
   return size;
 }
 
-/** The elements standing for a place: a column with its heading, a cell, or the foundations. */
-export function placeElements(root, place) {
-  if (place.startsWith("h")) {
-    const suit = place.length > 1 ? place[1].toUpperCase() : null;
-    const piles = [...root.querySelectorAll(".slot.foundation")];
-    return suit ? piles.filter((el) => el.dataset.suit === suit) : piles;
-  }
-  return [...root.querySelectorAll(`[data-place="${place}"]`)];
+/**
+ * The elements standing for the place with these letters (as a source or a target): a
+ * column with its heading, a cell, a foundation taken back from, or, as a target, the
+ * foundations: only the pile of `card`'s suit when a card is given.
+ */
+export function placeElements(root, letters, card = null) {
+  const quoted = CSS.escape(letters);
+  const els = [...root.querySelectorAll(`.slot[data-place="${quoted}"], .slot[data-source="${quoted}"], `
+    + `.column[data-place="${quoted}"], .heading[data-place="${quoted}"]`)];
+  return card ? els.filter((el) => !el.dataset.suit || el.dataset.suit === suitOf(card)) : els;
 }
 
 /** The card elements a selection of `count` cards from `source` covers. */
 export function sourceCards(root, source, count) {
-  const cards = [...root.querySelectorAll(`.card[data-source="${source}"]`)];
+  const cards = [...root.querySelectorAll(`.card[data-source="${CSS.escape(source)}"]`)];
   return cards.slice(Math.max(0, cards.length - count));
 }
