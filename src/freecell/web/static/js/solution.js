@@ -25,100 +25,101 @@ function act(request) {
   return run(async () => accept(await request(store.game.id), { how: "viewer" }));
 }
 
-/** The viewer, wired to its bar; answers forward() and back() for the keys "." and ",". */
-export function setupSolution() {
-  let open = false;
-  let gameId = null;
-  let line = [];
-  let index = 0; // how many moves of the line the viewer has played
-  let steps = []; // for each of them, how many actions the server counted (several under strict rules)
-  let seenMoves = 0; // the move counter after the viewer's last action
-  let playing = false;
-  let generation = 0; // one more each time the viewer starts afresh or closes
+/** The viewer: its line, how far it has played it, and whether it plays by itself. */
+class Viewer {
+  open = false;
+  gameId = null;
+  line = [];
+  index = 0; // how many moves of the line the viewer has played
+  steps = []; // for each of them, how many actions the server counted (several under strict rules)
+  seenMoves = 0; // the move counter after the viewer's last action
+  playing = false;
+  generation = 0; // one more each time the viewer starts afresh or closes
   // Steps run one after another, each reading the line where the last one left it, so
   // quick presses of "." are all played and never play the same move twice.
-  let chain = Promise.resolve(false);
+  chain = Promise.resolve(false);
 
-  function enqueue(step) {
-    const mine = generation;
-    const next = chain.then(() => (open && mine === generation ? step() : false));
-    chain = next.catch(() => false);
+  enqueue(step) {
+    const mine = this.generation;
+    const next = this.chain.then(() => (this.open && mine === this.generation ? step() : false));
+    this.chain = next.catch(() => false);
     return next;
   }
 
-  function update() {
-    $("solution-bar").hidden = !open;
-    $("solution").setAttribute("aria-pressed", String(open));
-    if (!open) {
+  update() {
+    $("solution-bar").hidden = !this.open;
+    $("solution").setAttribute("aria-pressed", String(this.open));
+    if (!this.open) {
       return;
     }
-    const hasLine = line.length > 0;
-    $("solution-controls").hidden = !hasLine;
-    if (!hasLine) {
+    const { line, index } = this;
+    $("solution-controls").hidden = line.length === 0;
+    if (line.length === 0) {
       return;
     }
-    const state = store.game;
+    const game = store.game;
     const done = index >= line.length;
-    const won = state?.outcome === "won";
+    const won = game?.outcome === "won";
     $("solution-position").textContent = `${index} / ${line.length}`;
     $("solution-message").textContent = done
       ? `Solution played to the end${won ? ": the game is won." : "."}`
       : `Solution from here. Next move: ${line[index]}`;
-    $("solution-back").disabled = index === 0 || !state?.can_undo || won;
+    $("solution-back").disabled = index === 0 || !game?.can_undo || won;
     $("solution-forward").disabled = done;
     $("solution-play").disabled = done;
-    const [icon, word] = playing ? ["❚❚", "Pause"] : ["▶", "Play"];
+    const [icon, word] = this.playing ? ["❚❚", "Pause"] : ["▶", "Play"];
     $("solution-play").firstElementChild.textContent = icon;
     $("solution-play").lastElementChild.textContent = ` ${word}`;
     $("solution-play").setAttribute("aria-label", word);
     $("solution-copy").disabled = done;
   }
 
-  function reset() {
-    generation += 1;
-    line = [];
-    index = 0;
-    steps = [];
-    playing = false;
+  reset() {
+    this.generation += 1;
+    this.line = [];
+    this.index = 0;
+    this.steps = [];
+    this.playing = false;
     $("solution-text").hidden = true;
     $("solution-copy").textContent = "Copy";
   }
 
-  function close() {
-    open = false;
-    reset();
-    update();
+  close() {
+    this.open = false;
+    this.reset();
+    this.update();
   }
 
-  async function show() {
-    const state = store.game;
-    if (!state || state.outcome !== "playing" || state.lesson) {
+  /** Open on the game on the table, and ask the server for a winning line from here. */
+  async show() {
+    const game = store.game;
+    if (!game || game.outcome !== "playing" || game.lesson) {
       return;
     }
-    reset();
-    open = true;
-    gameId = state.id;
-    seenMoves = state.moves;
-    const mine = generation;
+    this.reset();
+    this.open = true;
+    this.gameId = game.id;
+    this.seenMoves = game.moves;
+    const mine = this.generation;
     $("solution-message").textContent = "Looking for a winning line…";
-    update();
+    this.update();
     let answer = null;
     try {
       // A longer search after an "unknown" is waited for too: it answers within 30 s.
       answer = await settled(
-        () => api.analysis(state.id, { line: true }),
+        () => api.analysis(game.id, { line: true }),
         (a) => a.verdict === "pending" || a.searching,
-        () => mine === generation,
+        () => mine === this.generation,
         { polls: 75 },
       );
     } catch (error) {
       answer = { verdict: "error", message: error.message };
     }
-    if (mine !== generation || !open) {
+    if (mine !== this.generation || !this.open) {
       return;
     }
     if (answer?.verdict === "winnable" && answer.line?.length) {
-      line = answer.line;
+      this.line = answer.line;
       // The server has marked the game assisted: show it so.
       act((id) => api.state(id));
     } else if (answer === null) {
@@ -126,90 +127,88 @@ export function setupSolution() {
     } else {
       $("solution-message").textContent = NO_LINE[answer.verdict] ?? answer.message ?? "No solution is known here.";
     }
-    update();
+    this.update();
   }
 
-  async function forward() {
-    if (index >= line.length) {
+  /** Play the next move of the line; resolves true when it was played. */
+  forward = async () => {
+    if (this.index >= this.line.length) {
       return false;
     }
-    const mine = generation;
+    const mine = this.generation;
     const before = store.game.moves;
-    const move = line[index];
+    const move = this.line[this.index];
     const ok = await act((id) => api.move(id, move));
-    if (!ok || mine !== generation) {
-      playing = false;
-      update();
+    if (!ok || mine !== this.generation) {
+      this.playing = false;
+      this.update();
       return false;
     }
-    steps.push(store.game.moves - before);
-    index += 1;
-    update();
+    this.steps.push(store.game.moves - before);
+    this.index += 1;
+    this.update();
     return true;
-  }
+  };
 
-  async function back() {
-    if (index === 0) {
+  /** Take back the last move the viewer played (as many undos as it counted). */
+  back = async () => {
+    if (this.index === 0) {
       return false;
     }
-    const mine = generation;
-    const count = steps[steps.length - 1];
+    const mine = this.generation;
+    const count = this.steps[this.steps.length - 1];
     let undone = 0;
     while (undone < count && (await act((id) => api.undo(id)))) {
       undone += 1;
     }
-    if (mine !== generation) {
+    if (mine !== this.generation) {
       return false;
     }
     if (undone === count) {
-      steps.pop();
-      index -= 1;
+      this.steps.pop();
+      this.index -= 1;
     } else {
-      steps[steps.length - 1] -= undone; // the undo limit stopped it part way
+      this.steps[this.steps.length - 1] -= undone; // the undo limit stopped it part way
     }
-    update();
+    this.update();
     return undone === count;
-  }
+  };
 
   /** A step asked for by the player (a button or a key): it pauses the playing first. */
-  function stepBy(step) {
-    if (!open || !line.length) {
+  stepBy(step) {
+    if (!this.open || !this.line.length) {
       return;
     }
-    if (playing) {
-      playing = false;
-      update();
+    if (this.playing) {
+      this.playing = false;
+      this.update();
     }
-    enqueue(step);
+    this.enqueue(step);
   }
 
-  function delay() {
-    return Number($("solution-speed").value);
-  }
-
-  async function togglePlay() {
-    if (playing) {
-      playing = false;
-      update();
+  async togglePlay() {
+    if (this.playing) {
+      this.playing = false;
+      this.update();
       return;
     }
-    playing = true;
-    update();
-    const mine = generation;
-    while (playing && mine === generation && index < line.length) {
-      if (!(await enqueue(forward))) {
+    this.playing = true;
+    this.update();
+    const mine = this.generation;
+    while (this.playing && mine === this.generation && this.index < this.line.length) {
+      if (!(await this.enqueue(this.forward))) {
         break;
       }
-      await wait(delay());
+      await wait(Number($("solution-speed").value));
     }
-    if (mine === generation) {
-      playing = false;
-      update();
+    if (mine === this.generation) {
+      this.playing = false;
+      this.update();
     }
   }
 
-  async function copy() {
-    const text = line.slice(index).join(" ");
+  async copy() {
+    const text = this.line.slice(this.index).join(" ");
     const field = $("solution-text");
     try {
       if (!navigator.clipboard?.writeText) {
@@ -219,7 +218,7 @@ export function setupSolution() {
       field.hidden = true;
       // On a phone the button shows only the tick; the toast says the rest.
       $("solution-copy").innerHTML = '<span class="wide-only">Copied </span>✓';
-      toast(`Copied the remaining ${line.length - index} moves.`, "info");
+      toast(`Copied the remaining ${this.line.length - this.index} moves.`, "info");
       setTimeout(() => { $("solution-copy").textContent = "Copy"; }, 2500);
     } catch {
       // No clipboard here (an insecure page, or permission refused): the player copies by hand.
@@ -232,30 +231,34 @@ export function setupSolution() {
   }
 
   /** Every state the page takes passes here; a move that is not the viewer's closes it. */
-  function seen(state, byViewer) {
-    if (!open) {
+  seen(game, byViewer) {
+    if (!this.open) {
       return;
     }
-    if (state.id !== gameId) {
-      close();
+    if (game.id !== this.gameId) {
+      this.close();
       return;
     }
     if (byViewer) {
-      seenMoves = state.moves;
-    } else if (state.moves !== seenMoves) {
-      close();
+      this.seenMoves = game.moves;
+    } else if (game.moves !== this.seenMoves) {
+      this.close();
       toast("You took over: the solution is closed. Ask for it again to see a line from here.", "info");
       return;
     }
-    update();
+    this.update();
   }
+}
 
-  $("solution").addEventListener("click", () => (open ? close() : show()));
-  $("solution-close").addEventListener("click", close);
-  $("solution-forward").addEventListener("click", () => stepBy(forward));
-  $("solution-back").addEventListener("click", () => stepBy(back));
-  $("solution-play").addEventListener("click", togglePlay);
-  $("solution-copy").addEventListener("click", copy);
+/** The viewer, wired to its bar; answers forward() and back() for the keys "." and ",". */
+export function setupSolution() {
+  const viewer = new Viewer();
+  $("solution").addEventListener("click", () => (viewer.open ? viewer.close() : viewer.show()));
+  $("solution-close").addEventListener("click", () => viewer.close());
+  $("solution-forward").addEventListener("click", () => viewer.stepBy(viewer.forward));
+  $("solution-back").addEventListener("click", () => viewer.stepBy(viewer.back));
+  $("solution-play").addEventListener("click", () => viewer.togglePlay());
+  $("solution-copy").addEventListener("click", () => viewer.copy());
   $("solution-speed").addEventListener("change", () => store.setOption("solutionSpeed", $("solution-speed").value));
   const speed = store.options.solutionSpeed;
   if (speed && [...$("solution-speed").options].some((o) => o.value === speed)) {
@@ -263,12 +266,11 @@ export function setupSolution() {
   }
   store.subscribe((change) => {
     if (change.kind === "game" && (change.how === "played" || change.how === "viewer")) {
-      seen(store.game, change.how === "viewer");
+      viewer.seen(store.game, change.how === "viewer");
     }
   });
-
   return {
-    forward: () => stepBy(forward),
-    back: () => stepBy(back),
+    forward: () => viewer.stepBy(viewer.forward),
+    back: () => viewer.stepBy(viewer.back),
   };
 }
