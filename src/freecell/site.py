@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from freecell.errors import InvalidInputError
+
 PYODIDE_VERSION: Final = "314.0.7"
 # ``npm view pyodide@314.0.7 dist.integrity``
 PYODIDE_INTEGRITY: Final = (
@@ -66,7 +68,7 @@ def _server_only(folder: str, names: list[str]) -> set[str]:
     return left_out
 
 
-class SiteError(RuntimeError):
+class SiteError(InvalidInputError):
     """The site cannot be built: the runtime is missing or altered, or the folder is in use."""
 
 

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import quote_from_bytes
 
+from freecell.errors import UnavailableError
+
 SQLITE_HEADER: Final = b"SQLite format 3\x00"
 GAME_STORE_ID: Final = 0x46436770  # "FCgp": games in play
 CENSUS_STORE_ID: Final = 0x46436373  # "FCcs": a census of solved deals
@@ -33,7 +35,7 @@ _KIND_NAMES: Final = {
 }
 
 
-class StoreError(Exception):
+class StoreError(UnavailableError):
     """A store cannot be used as asked."""
 
 
