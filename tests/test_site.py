@@ -317,7 +317,7 @@ def test_the_worker_says_when_an_answer_changed_the_store(tmp_path: Path) -> Non
 def unknown_in_play(queue: QueuedAnalysis, owner: str, position: Position) -> None:
     """Ask ``queue`` about ``position`` (standard rules) for ``owner`` and solve its job, as
     the page's solver worker would: its in-play search must leave it unknown."""
-    from freecell.advisor import Verdict
+    from freecell.solver import SolveStatus
     from freecell.web.worker import solve_job
 
     standard = find_rules("standard")
@@ -326,15 +326,15 @@ def unknown_in_play(queue: QueuedAnalysis, owner: str, position: Position) -> No
     assert job is not None
     queue.solved(json.loads(job)["job"], solve_job(job))
     known = queue.advisor.known(position, standard)
-    assert known is not None and known.verdict is Verdict.UNKNOWN
+    assert known is not None and known.verdict is SolveStatus.LIMIT_REACHED
 
 
 def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_on() -> None:
     """The static site's longer search, as the page drives it: a job for a worker of its
     own after a search that reached its limit, its verdict learnt, and a stop when the
     game asks about another position, after which its late answer is not taken."""
-    from freecell.advisor import Advisor, Verdict
-    from freecell.solver import SearchLimit
+    from freecell.advisor import Advisor
+    from freecell.solver import SearchLimit, SolveStatus
     from freecell.web.worker import SITE_LONGER_LIMIT, QueuedAnalysis, solve_job
 
     standard = find_rules("standard")
@@ -349,7 +349,7 @@ def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_o
     assert SITE_LONGER_LIMIT.memory_mb == 600
     queue.longer_solved(json.loads(longer)["job"], solve_job(longer))
     won = queue.advisor.known(first, standard)
-    assert won is not None and won.verdict is Verdict.WINNABLE and not queue.searching_further(first, standard)
+    assert won is not None and won.verdict is SolveStatus.SOLVED and not queue.searching_further(first, standard)
     assert replay(first, standard, won.line).is_won()
 
     unknown_in_play(queue, "game", second)
@@ -360,7 +360,7 @@ def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_o
     assert not queue.searching_further(second, standard)
     queue.longer_solved(json.loads(longer)["job"], solve_job(longer))  # too late: not taken
     still = queue.advisor.known(second, standard)
-    assert still is not None and still.verdict is Verdict.UNKNOWN
+    assert still is not None and still.verdict is SolveStatus.LIMIT_REACHED
 
 
 def test_the_sites_longer_search_for_a_game_left_gives_way_to_the_game_played() -> None:
@@ -368,9 +368,9 @@ def test_the_sites_longer_search_for_a_game_left_gives_way_to_the_game_played() 
     does not wait behind the first one's longer search: once the first game's page has
     asked nothing for LEFT_AFTER seconds, the page is told to stop that search, and the
     new game's begins. The first, asked about again, is searched again."""
-    from freecell.advisor import Advisor, Verdict
-    from freecell.solver import SearchLimit
-    from freecell.web.analysis import LEFT_AFTER
+    from freecell.advisor import Advisor
+    from freecell.solver import SearchLimit, SolveStatus
+    from freecell.web.in_play import LEFT_AFTER
     from freecell.web.worker import QueuedAnalysis, solve_job
 
     standard = find_rules("standard")
@@ -394,17 +394,17 @@ def test_the_sites_longer_search_for_a_game_left_gives_way_to_the_game_played() 
     assert second is not None and json.loads(second)["board"] == played.to_text()
     queue.longer_solved(json.loads(second)["job"], solve_job(second))
     won = queue.advisor.known(played, standard)
-    assert won is not None and won.verdict is Verdict.WINNABLE
+    assert won is not None and won.verdict is SolveStatus.SOLVED
     queue.longer_solved(json.loads(first)["job"], solve_job(first))  # too late: not taken
     still = queue.advisor.known(left, standard)
-    assert still is not None and still.verdict is Verdict.UNKNOWN
+    assert still is not None and still.verdict is SolveStatus.LIMIT_REACHED
     queue.request("left", left, standard)  # the player came back to it
     assert queue.searching_further(left, standard)
 
 
 def test_a_longer_answer_that_does_not_replay_is_not_trusted() -> None:
-    from freecell.advisor import Advisor, Verdict
-    from freecell.solver import SearchLimit
+    from freecell.advisor import Advisor
+    from freecell.solver import SearchLimit, SolveStatus
     from freecell.web.worker import QueuedAnalysis, solve_job
 
     standard = find_rules("standard")
@@ -420,6 +420,6 @@ def test_a_longer_answer_that_does_not_replay_is_not_trusted() -> None:
     answer["moves"] = answer["moves"][:-1]  # one move short of the win
     queue.longer_solved(json.loads(longer)["job"], json.dumps(answer))
     known = queue.advisor.known(start, standard)
-    assert known is not None and known.verdict is Verdict.UNKNOWN
+    assert known is not None and known.verdict is SolveStatus.LIMIT_REACHED
     queue.request("game", start, standard)  # asked again: no second longer search
     assert queue.next_longer_job() is None

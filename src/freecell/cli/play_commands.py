@@ -133,16 +133,13 @@ def _serve(
     # through them all while a move waits (tens of milliseconds on this project's machine).
     gc.collect()
     gc.freeze()
-    server = Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = Server(uvicorn.Config(app, log_level="warning", lifespan="on"))  # it ends the solver and the store
     for line, drawing in announcement(host, addresses, sock.getsockname()[1], token, str(path)):
         # a QR code is drawn light on dark whatever the terminal's colours (plain when piped)
         click.echo(click.style(line, fg="bright_white", bg="black") if drawing else line)
     if not no_browser:
         threading.Thread(target=_open_browser, args=(server, url), daemon=True).start()
-    try:
-        server.run(sockets=[sock])
-    finally:
-        app.state.assistance.close()  # the solver's worker goes with the server
+    server.run(sockets=[sock])
     return server.stopped_by
 
 

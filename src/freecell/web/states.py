@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from freecell.cards import SUIT_LETTERS, card_name
-from freecell.notation import SUIT_CHARS, place_char
-from freecell.position import Move, Place, PlaceKind, Position
+from freecell.notation import place_char, place_text
+from freecell.position import Move, Position
 from freecell.rules import Rules, SequenceMoves
 from freecell.web.rules_text import HELP_TEXT, RULES_TEXT
 from freecell.web.session import Session
@@ -35,11 +35,6 @@ def rules_info(rules: Rules) -> Json:
 def rules_entry(rules: Rules) -> Json:
     """An item of ``GET /api/rules``: the ruleset, its rules panel and our help."""
     return {**rules_info(rules), "text": RULES_TEXT.get(rules.name, rules.description), "help": HELP_TEXT}
-
-
-def source_char(place: Place) -> str:
-    """A move's source: as :func:`place_char`, with the suit after ``h`` for a take-back."""
-    return place_char(place) + (SUIT_CHARS[place.index] if place.kind is PlaceKind.FOUNDATION else "")
 
 
 def capacity_detail(rules: Rules, empty_cells: int, empty_columns: int) -> Json:
@@ -121,7 +116,7 @@ def game_state(session: Session, now: float, *, played: bool = False) -> Json:
 def move_hint(move: Move, position: Position, text: str, *, verdict: str | None) -> Json:
     """A hint naming ``move`` (see ``GET /hint`` in ``docs/api.md``)."""
     return {
-        "move": position.notation(move), "source": source_char(move.source), "target": place_char(move.target),
+        "move": position.notation(move), "source": place_text(move.source), "target": place_char(move.target),
         "count": move.count, "text": text, "verdict": verdict, "pending": False, "searching": False,
     }
 
