@@ -33,12 +33,20 @@ class StalledPool(Executor):
     def __init__(self) -> None:
         self.futures: list[Future[Any]] = []
         self.submitted = threading.Event()
+        self._handed = threading.Condition()
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         future: Future[Any] = Future()
-        self.futures.append(future)
+        with self._handed:
+            self.futures.append(future)
+            self._handed.notify_all()
         self.submitted.set()
         return future
+
+    def wait_for(self, count: int) -> bool:
+        """Until ``count`` jobs in all were handed to the pool (taken from those waiting)."""
+        with self._handed:
+            return self._handed.wait_for(lambda: len(self.futures) >= count, timeout=JOIN)
 
     def release(self) -> None:
         for future in self.futures:
@@ -123,11 +131,8 @@ def test_hints_waiting_for_the_solver_hold_none_of_the_threads_that_run_moves(
 
 def test_a_saturated_solver_answers_503_with_retry_after_at_once(client: TestClient, pool: StalledPool) -> None:
     games = [new_game(client, rules="app", cells=1, deal=deal) for deal in (1, 2, 3, 4)]
-    service = client.app.state.assistance.analyses  # type: ignore[attr-defined]
     assert client.get(f"/api/games/{games[0]}/analysis").json()["verdict"] == "pending"
-    assert pool.submitted.wait(JOIN)
-    while service.waiting:  # until the dispatcher has handed it to the stalled worker
-        threading.Event().wait(0.01)
+    assert pool.submitted.wait(JOIN)  # the dispatcher took it from those waiting, for the stalled worker
     assert client.get(f"/api/games/{games[1]}/analysis").json()["verdict"] == "pending"  # the one waiting place
     refused = client.get(f"/api/games/{games[2]}/analysis")
     assert refused.status_code == 503
@@ -169,8 +174,7 @@ def test_no_more_wait_for_a_worker_than_it_can_answer_while_the_page_asks(worker
     try:
         for owner in range(workers):  # every worker busy (stalled)
             service.request(f"running-{owner}", next(positions), STANDARD)
-        while len(pool.futures) < workers:
-            threading.Event().wait(0.01)
+        assert pool.wait_for(workers)
         for owner in range(WAITING_PER_WORKER * workers):
             service.request(f"waiting-{owner}", next(positions), STANDARD)
         assert service.waiting == WAITING_PER_WORKER * workers
