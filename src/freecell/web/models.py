@@ -132,7 +132,7 @@ class Destinations(BaseModel):
     targets: list[str]
 
 
-Verdict = Literal["winnable", "not-winnable", "unknown"]
+VerdictWord = Literal["winnable", "not-winnable", "unknown"]  # freecell.web.assistance.VERDICT_WORDS
 SEARCHING = "the verdict is unknown and a longer search is under way: ask again for the verdict it finds"
 
 
@@ -142,7 +142,7 @@ class Hint(BaseModel):
     target: str | None = None
     count: int | None = Field(None, description="how many cards the move carries (the page lights them all)")
     text: str
-    verdict: Verdict | None = Field(None, description="what the solver knows of the position")
+    verdict: VerdictWord | None = Field(None, description="what the solver knows of the position")
     pending: bool = Field(False, description="the solver is still thinking: ask again shortly")
     searching: bool = Field(False, description=SEARCHING)
 
@@ -154,7 +154,7 @@ class LosingMove(BaseModel):
 
 
 class AnalysisState(BaseModel):
-    verdict: Verdict | Literal["pending"]
+    verdict: VerdictWord | Literal["pending"]
     line: list[str] | None = Field(None, description="a winning line from here, when asked for and winnable")
     losing_move: LosingMove | None = None
     searching: bool = Field(False, description=SEARCHING)
