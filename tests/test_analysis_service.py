@@ -322,6 +322,7 @@ def test_the_in_play_queue_keeps_the_same_books_for_both_transports() -> None:
     queue.request("b", deal(2), STANDARD)
     with pytest.raises(AnalysisBusyError):
         queue.request("c", deal(3), STANDARD)
+    queue.learn(job, _result(SolveStatus.LIMIT_REACHED))
     queue.finished(job, _result(SolveStatus.LIMIT_REACHED))
     assert running.is_set() and queue.searching_further(deal(1), STANDARD)
     longer = queue.take_longer()

@@ -207,8 +207,10 @@ class AnalysisWorkers:
             future.add_done_callback(lambda done, job=job: self._finished(job, done))  # type: ignore[misc]
 
     def _finished(self, job: Job, future: Future[SolveResult]) -> None:
+        result = _outcome(future)
+        self.queue.learn(job, result)  # outside the lock, which requests (in the event loop) take
         with self._lock:
-            self.queue.finished(job, _outcome(future))
+            self.queue.finished(job, result)
             self._wake.notify()
         self._start_longer()
 

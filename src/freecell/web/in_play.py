@@ -88,6 +88,8 @@ class Answered(threading.Event):
 
     async def wait_async(self, timeout: float) -> bool:
         """:meth:`wait` for an event loop, holding no thread meanwhile: True once set."""
+        if self.is_set():  # known already: not even a turn of the loop
+            return True
         loop = asyncio.get_running_loop()
         woken: asyncio.Future[None] = loop.create_future()
 
@@ -291,23 +293,27 @@ class InPlayQueue:
         """The job numbered ``number``, if it is running."""
         return self._running.get(number)
 
+    def learn(self, job: Job, result: SolveResult | None) -> None:
+        """The advisor learns what ``job``'s search found: ``result``, or, when it is None
+        (its runner failed, or its answer was not trusted), that the position is unknown.
+        Call it before :meth:`finished`; the advisor is thread-safe, so the server calls it
+        outside its lock (a winning line takes a while to record)."""
+        if result is None:
+            self.advisor.remember_verdict(job.position, job.rules, SolveStatus.LIMIT_REACHED)
+        else:
+            self.advisor.learn(job.position, job.rules, result)
+
     def finished(self, job: Job, result: SolveResult | None) -> None:
-        """``job`` ended with ``result``, or None when its runner failed or its answer was
-        not trusted: the advisor learns the result, or that the position is unknown (with
-        no longer search, which would fail the same way); a search that reached its limit
-        is queued for a longer one. Whoever waits on the job is woken."""
+        """``job`` ended with ``result`` (None: failed), which the advisor has learnt: a
+        failed position gets no longer search (it would fail the same way), one that
+        reached its limit is queued for a longer one, and whoever waits on the job is woken."""
         if self._running.pop(job.number, None) is not job:
             return
-        try:
-            if result is None:
-                self.advisor.remember_verdict(job.position, job.rules, SolveStatus.LIMIT_REACHED)
-                self._longer.mark_done(job.rules, job.position)
-            else:
-                self.advisor.learn(job.position, job.rules, result)
-                if result.status is SolveStatus.LIMIT_REACHED:  # before the page hears "unknown"
-                    self._search_further(job.owner, job.position, job.rules)
-        finally:
-            job.done.set()
+        if result is None:
+            self._longer.mark_done(job.rules, job.position)
+        elif result.status is SolveStatus.LIMIT_REACHED:  # before the page hears "unknown"
+            self._search_further(job.owner, job.position, job.rules)
+        job.done.set()
 
     # --- the longer searches -------------------------------------------------------------
 

@@ -112,7 +112,9 @@ class QueuedAnalysis:
         an error, is taken as "unknown", as the server does with a worker that failed."""
         job = self.queue.running(job_number)
         if job is not None:
-            self.queue.finished(job, _trusted_result(job, result_text))
+            result = _trusted_result(job, result_text)
+            self.queue.learn(job, result)
+            self.queue.finished(job, result)
 
     # --- the longer searches -------------------------------------------------------------
 
