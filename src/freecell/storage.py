@@ -38,8 +38,9 @@ class StoreError(Exception):
 
 
 class UnusableStoreError(StoreError):
-    """The file is not a store of the kind asked for: another kind, not SQLite, corrupt,
-    unreadable, or written by a newer version. Nothing was written to it."""
+    """The file is not a store of the kind asked for (another kind, not SQLite, corrupt,
+    unreadable, or written by a newer version), or it cannot be created where asked.
+    Nothing was written to it."""
 
 
 class StoreVersionError(UnusableStoreError):
@@ -75,7 +76,8 @@ def open_store(path: Path, kind: StoreKind, *, readonly: bool = False, timeout: 
     For writing, the file (and its folders) is created when missing, put in WAL mode, and
     given the schema and the mark. For reading, nothing is written: the file is opened
     read-only, and a missing file gives an empty store in memory. Raises
-    :class:`UnusableStoreError` (the file untouched) when ``path`` is not such a store.
+    :class:`UnusableStoreError` (the file untouched) when ``path`` is not such a store or
+    cannot be created.
     """
     found = _inspect(path, kind)
     if readonly:
@@ -85,7 +87,10 @@ def open_store(path: Path, kind: StoreKind, *, readonly: bool = False, timeout: 
             return memory
         return _connect(path, readonly=True, timeout=timeout)
     if found is _Found.NEW:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UnusableStoreError(f"cannot create {path}: {error.strerror or error}") from None
     db = _connect(path, readonly=False, timeout=timeout)
     try:
         db.execute("PRAGMA journal_mode=WAL")
