@@ -13,11 +13,14 @@ an *assisted* result (the player used the solver's line) is counted apart, and d
 count towards games won, streaks or records.
 
 The database runs in WAL mode, which keeps committed transactions through a crash of the
-process. One connection is shared under a lock, because uvicorn runs sync endpoints in a
-thread pool. The file is marked as a game store and checked when opened (``storage.py``):
-a census, a damaged file or a newer version is refused untouched. A write is acknowledged
-only while the file is still the one opened: removed or replaced, it raises
-:class:`StoreLostError`, since a restart would find nothing of it.
+process, with exclusive locking: one process at a time uses the file (a second server on it
+is refused with :class:`StoreInUseError`), and no ``-shm`` file is mapped into memory, where
+another process could bring the server down (``storage.py``). One connection is shared
+under a lock, because uvicorn runs sync endpoints in a thread pool. The file is marked as
+a game store and checked when opened (``storage.py``): a census, a damaged file or a newer
+version is refused untouched. A write is acknowledged only while the file is still the one
+opened: removed or replaced, it raises :class:`StoreLostError`, since a restart would find
+nothing of it.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from typing import Final
 from freecell.rules import PRESETS
 from freecell.storage import GAME_STORE_ID, FileWatch, StoreKind, open_store
 from freecell.storage import StoreError as StoreError
+from freecell.storage import StoreInUseError as StoreInUseError
 from freecell.storage import StoreLostError as StoreLostError
 from freecell.storage import StoreVersionError as StoreVersionError
 from freecell.storage import UnusableStoreError as UnusableStoreError
@@ -104,6 +108,7 @@ GAME_STORE: Final = StoreKind(
         "events": frozenset({"game_id", "seq", "kind"}),
         "results": frozenset({"game_id", "outcome"}),
     },
+    exclusive=True,  # one server a store: two would each keep the games in memory and write over each other
 )
 
 
@@ -224,7 +229,8 @@ class Store:
     def __init__(self, path: Path, *, readonly: bool = False) -> None:
         self.path = path
         self._lock = threading.RLock()
-        self._db = open_store(path, GAME_STORE, readonly=readonly)
+        # Another process holds the file for as long as it runs: no use waiting for it.
+        self._db = open_store(path, GAME_STORE, readonly=readonly, timeout=0.5)
         self._db.execute("PRAGMA busy_timeout=5000")
         self._watch = None if readonly else FileWatch(path)
         self.commits = 0  # writes committed since it was opened (the static site saves its file after each)

@@ -149,6 +149,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         assistance.close()
+        store.close()  # the file is locked while open: another server may use it now
 
     app = FastAPI(
         lifespan=lifespan,
