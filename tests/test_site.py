@@ -118,7 +118,8 @@ def test_a_rebuild_removes_only_the_files_the_last_build_wrote(runtime: Path, tm
     (target / "static" / "js" / "mine.js").write_text("// mine\n")
     (target / "static" / "old").mkdir()  # a file an older build wrote, which this one does not
     (target / "static" / "old" / "gone.js").write_text("// old\n")
-    (target / BUILD_FILE).write_text(json.dumps({"built_by": "freecell site", "files": [*written, "static/old/gone.js"]}))
+    listing = {"built_by": "freecell site", "files": [*written, "static/old/gone.js"]}
+    (target / BUILD_FILE).write_text(json.dumps(listing))
 
     second = build_site(target, pyodide=runtime)
     assert second.files == first.files
@@ -136,7 +137,9 @@ def test_a_copy_of_the_page_folder_is_refused_untouched(runtime: Path, tmp_path:
     before = files_in(copy)
     done = _freecell("site", str(copy), "--pyodide", str(runtime))
     assert done.returncode == 2
-    assert done.stderr.splitlines() == [f"freecell: {copy} is not empty and holds no earlier build: choose a new folder"]
+    assert done.stderr.splitlines() == [
+        f"freecell: {copy} is not empty and holds no earlier build: choose a new folder"
+    ]
     assert files_in(copy) == before
 
 
@@ -151,7 +154,7 @@ def test_a_build_never_writes_over_or_removes_a_file_it_did_not_write(runtime: P
     (target / BUILD_FILE).write_text(json.dumps(listing))
     (target / "static" / "js" / "main.js").write_text("// the publisher's\n")
     before = files_in(target)
-    with pytest.raises(SiteError, match="static/js/main.js was not written by the earlier build"):
+    with pytest.raises(SiteError, match=r"static/js/main\.js was not written by the earlier build"):
         build_site(target, pyodide=runtime)
     assert files_in(target) == before
     (target / BUILD_FILE).write_text(json.dumps({"built_by": "freecell site", "files": ["../outside.txt"]}))
