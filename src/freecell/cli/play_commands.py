@@ -248,6 +248,3 @@ def lesson_command(lesson_id: str | None) -> None:
         click.echo(f"{number}. {step.text}  [{position.notation(move)}]")
         position = position.apply(move, lesson.rules)
     click.echo(f"\n{lesson.done}")
-
-
-commands = [play_command, stats_command, lesson_command]

@@ -269,6 +269,3 @@ def report_command(
             _write(csv_path, lambda out: write_csv(select(), out))
         if json_path is not None:
             _write(json_path, lambda out: write_json(found, select(), out))
-
-
-commands = [range_command, report_command]
