@@ -7,7 +7,9 @@ The Pyodide runtime comes from the npm cache that ``scripts/setup --dev`` fills
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -128,6 +130,29 @@ def test_a_rebuild_removes_only_the_files_the_last_build_wrote(runtime: Path, tm
     assert (target / "static" / "js" / "mine.js").read_text() == "// mine\n"
     assert not (target / "static" / "old").exists()  # its file gone, the folder it leaves empty too
     assert set(files_in(target)) == {*second.files, "CNAME", "extra/keep.txt", "static/js/mine.js"}
+
+
+def test_a_build_stopped_half_way_is_one_the_next_build_knows(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "site"
+    build_site(target, pyodide=runtime)
+    (target / "CNAME").write_text("cards.example.org\n")
+    replace, moved = os.replace, []
+
+    def replace_until_the_disk_fails(source: Path, destination: Path) -> None:
+        if len(moved) == 5:
+            raise OSError(errno.EIO, "Input/output error")
+        moved.append(destination)
+        replace(source, destination)
+
+    monkeypatch.setattr(os, "replace", replace_until_the_disk_fails)
+    with pytest.raises(OSError, match="Input/output error"):
+        build_site(target, pyodide=runtime)
+    monkeypatch.undo()
+    site = build_site(target, pyodide=runtime)
+    assert set(files_in(target)) == {*site.files, "CNAME"}
+    assert (target / "CNAME").read_text() == "cards.example.org\n"
 
 
 def test_a_copy_of_the_page_folder_is_refused_untouched(runtime: Path, tmp_path: Path) -> None:

@@ -184,7 +184,7 @@ def build_site(target: Path, *, pyodide: Path | None = None) -> Site:
     runtime = check_runtime(pyodide) if pyodide is not None else fetch_runtime()
     earlier = earlier_build(target)
     target.mkdir(parents=True, exist_ok=True)
-    # Built beside the files it replaces, then moved in: a build that fails leaves the last one whole.
+    # Built beside the files it replaces, then moved in: a build that fails to write leaves the last one whole.
     staging = Path(tempfile.mkdtemp(prefix=".freecell-site-", dir=target))
     try:
         built = _write_site(staging, runtime)
@@ -270,15 +270,23 @@ def _move_in(staging: Path, target: Path, files: Iterable[str], earlier: frozens
             f"{target / in_the_way[0]} was not written by the earlier build, and this one would write over it:"
             " move it away, or choose a new folder"
         )
-    _remove(target, earlier)
+    # Until the last file is in, the list names the earlier build's files too: a build
+    # stopped half-way is still one whose files the next build knows.
+    _list_files(staging, target, sorted({*earlier, *names}))
+    _remove(target, earlier - {BUILD_FILE})
     for name in files:
         destination = target / name
         destination.parent.mkdir(parents=True, exist_ok=True)
         os.replace(staging / name, destination)
+    _list_files(staging, target, names)
+    return tuple(names)
+
+
+def _list_files(staging: Path, target: Path, names: list[str]) -> None:
+    """Write :data:`BUILD_FILE` into ``target`` at once (made in ``staging``, then moved)."""
     listing = staging / BUILD_FILE
     listing.write_text(json.dumps({"built_by": _BUILT_BY, "files": names}, indent=1) + "\n", encoding="utf-8")
     os.replace(listing, target / BUILD_FILE)
-    return tuple(names)
 
 
 def _free_for(target: Path, name: str, earlier: frozenset[str]) -> bool:
