@@ -78,7 +78,7 @@ def test_the_servers_routes_are_made_from_the_definition(client: TestClient) -> 
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[Service]:
-    running = Service(Store(tmp_path / "games.db"), Assistance())
+    running = Service(Store(tmp_path / "dispatched.db"), Assistance())
     yield running
     running.close()
 

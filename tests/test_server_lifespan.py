@@ -37,18 +37,20 @@ def test_stopping_the_server_ends_the_solvers_processes_and_closes_the_store(tmp
 def test_a_move_is_answered_while_the_statistics_read_a_whole_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The statistics read every finished game, under their store's lock; a move, answered
-    in the event loop, must not wait for that lock meanwhile."""
+    """The statistics read every finished game, in the thread pool; a move, answered in the
+    event loop, does not wait for the whole read: here the read is held between two of its
+    parts, and a move is answered meanwhile."""
     reading, release = threading.Event(), threading.Event()
-    results = Store.results
+    rows = Store._result_rows
 
-    def a_long_read(store: Store) -> Any:
-        with store._lock:  # as the read of a large table holds it
+    def held(store: Store, *, after: int) -> Any:
+        read = rows(store, after=after)
+        if after == 0:  # the first part is read: the rest waits
             reading.set()
             release.wait(JOIN)
-        return results(store)
+        return read
 
-    monkeypatch.setattr(Store, "results", a_long_read)
+    monkeypatch.setattr(Store, "_result_rows", held)
     with serving.client(serving.make_app(tmp_path / "games.db")) as client:
         game = client.post("/api/games", json={"rules": "standard", "deal": 617}).json()["id"]
         stats: list[Any] = []

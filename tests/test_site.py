@@ -7,7 +7,9 @@ The Pyodide runtime comes from the npm cache that ``scripts/setup --dev`` fills
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -21,12 +23,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from fastapi.testclient import TestClient
 
+import freecell
 import serving
 from freecell import Deal, Position, find_rules
 from freecell.lessons import LESSONS
 from freecell.replay import replay
 from freecell.rules import PRESETS
-from freecell.site import RUNTIME_FILES, SITE_FILE, build_site, fetch_runtime
+from freecell.site import BUILD_FILE, RUNTIME_FILES, SITE_FILE, SiteError, build_site, fetch_runtime
 
 if TYPE_CHECKING:
     from freecell.web.worker import QueuedAnalysis
@@ -99,6 +102,91 @@ def test_the_command_builds_and_rebuilds(runtime: Path, tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
     assert "Wrote the site to" in done.stdout
     assert (tmp_path / "site" / "pyodide" / "pyodide.asm.wasm").is_file()
+
+
+def files_in(folder: Path) -> dict[str, bytes]:
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+
+
+def test_a_rebuild_removes_only_the_files_the_last_build_wrote(runtime: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    first = build_site(target, pyodide=runtime)
+    written = json.loads((target / BUILD_FILE).read_text())["files"]
+    assert written == sorted(first.files) and BUILD_FILE in written
+    assert set(files_in(target)) == set(written)
+    (target / "CNAME").write_text("cards.example.org\n")  # what the publisher keeps there
+    (target / "extra").mkdir()
+    (target / "extra" / "keep.txt").write_text("mine\n")
+    (target / "static" / "js" / "mine.js").write_text("// mine\n")
+    (target / "static" / "old").mkdir()  # a file an older build wrote, which this one does not
+    (target / "static" / "old" / "gone.js").write_text("// old\n")
+    listing = {"built_by": "freecell site", "files": [*written, "static/old/gone.js"]}
+    (target / BUILD_FILE).write_text(json.dumps(listing))
+
+    second = build_site(target, pyodide=runtime)
+    assert second.files == first.files
+    assert (target / "CNAME").read_text() == "cards.example.org\n"
+    assert (target / "extra" / "keep.txt").read_text() == "mine\n"
+    assert (target / "static" / "js" / "mine.js").read_text() == "// mine\n"
+    assert not (target / "static" / "old").exists()  # its file gone, the folder it leaves empty too
+    assert set(files_in(target)) == {*second.files, "CNAME", "extra/keep.txt", "static/js/mine.js"}
+
+
+def test_a_build_stopped_half_way_is_one_the_next_build_knows(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "site"
+    build_site(target, pyodide=runtime)
+    (target / "CNAME").write_text("cards.example.org\n")
+    replace, moved = os.replace, []
+
+    def replace_until_the_disk_fails(source: Path, destination: Path) -> None:
+        if len(moved) == 5:
+            raise OSError(errno.EIO, "Input/output error")
+        moved.append(destination)
+        replace(source, destination)
+
+    monkeypatch.setattr(os, "replace", replace_until_the_disk_fails)
+    with pytest.raises(OSError, match="Input/output error"):
+        build_site(target, pyodide=runtime)
+    monkeypatch.undo()
+    site = build_site(target, pyodide=runtime)
+    assert set(files_in(target)) == {*site.files, "CNAME"}
+    assert (target / "CNAME").read_text() == "cards.example.org\n"
+
+
+def test_a_copy_of_the_page_folder_is_refused_untouched(runtime: Path, tmp_path: Path) -> None:
+    """It holds the server's static/site.json, but it is no build: nothing in it is removed."""
+    copy = tmp_path / "web"
+    shutil.copytree(Path(freecell.__file__).parent / "web", copy)
+    before = files_in(copy)
+    done = _freecell("site", str(copy), "--pyodide", str(runtime))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"freecell: {copy} is not empty and holds no earlier build: choose a new folder"
+    ]
+    assert files_in(copy) == before
+
+
+def test_a_build_never_writes_over_or_removes_a_file_it_did_not_write(runtime: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    build_site(target, pyodide=runtime)
+    written = json.loads((target / BUILD_FILE).read_text())["files"]
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not the site's\n")
+    # The publisher's own main.js (no longer listed), and a list that points outside the folder.
+    listing = {"built_by": "freecell site", "files": [name for name in written if name != "static/js/main.js"]}
+    (target / BUILD_FILE).write_text(json.dumps(listing))
+    (target / "static" / "js" / "main.js").write_text("// the publisher's\n")
+    before = files_in(target)
+    with pytest.raises(SiteError, match=r"static/js/main\.js was not written by the earlier build"):
+        build_site(target, pyodide=runtime)
+    assert files_in(target) == before
+    (target / BUILD_FILE).write_text(json.dumps({"built_by": "freecell site", "files": ["../outside.txt"]}))
+    done = _freecell("site", str(target), "--pyodide", str(runtime))
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert f"{target / BUILD_FILE} is not the list of files of a build" in done.stderr
+    assert outside.read_text() == "not the site's\n"
 
 
 # --- the contract: the worker answers as the server does --------------------------------

@@ -177,7 +177,7 @@ def test_a_write_to_a_removed_or_replaced_file_is_refused(tmp_path: Path) -> Non
     with store.writing() as writer:
         writer.add_game(GAME)
     for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink()
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
     with pytest.raises(StoreLostError, match="removed or replaced"), store.writing() as writer:
         writer.add_event("g1", Event("move", 101.0, "38"))
     store.close()

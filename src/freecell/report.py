@@ -9,6 +9,7 @@ import base64
 import csv
 import html
 import importlib
+import importlib.util
 import io
 import json
 from collections.abc import Iterable, Sequence
@@ -184,6 +185,11 @@ def write_json(found: Sequence[Summary], records: Iterable[DealRecord], out: Tex
                 "seconds": r.seconds}
         out.write(("\n" if index == 0 else ",\n") + json.dumps(deal))
     out.write("\n]}\n")
+
+
+def can_plot() -> bool:
+    """Whether matplotlib, which draws :func:`plots`, is installed (the ``cluster`` extra)."""
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def plots(records: Sequence[DealRecord]) -> dict[str, bytes]:

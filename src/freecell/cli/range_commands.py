@@ -39,7 +39,7 @@ from freecell.batch import (
 from freecell.census import Census, CensusError, describe_limit
 from freecell.cli.options import fail, resolve_rules, rules_options
 from freecell.deals import InvalidDealError, parse_deal_number
-from freecell.report import Summary, summaries, write_csv, write_json, write_report
+from freecell.report import Summary, can_plot, summaries, write_csv, write_json, write_report
 from freecell.rules import Rules, cells_text
 from freecell.solver import SearchLimit
 from freecell.storage import StoreLostError
@@ -239,6 +239,8 @@ def report_command(
 ) -> None:
     """Summarise the census store DB: counts by verdict, percentiles of time and length,
     the hardest and the unwinnable deals; optionally as HTML with plots, CSV and JSON."""
+    if html_path is not None and not can_plot():
+        fail("--html draws its plots with matplotlib, which is not installed: pip install 'freecell[cluster]'")
     if not db_path.is_file():
         fail(f"{db_path}: no such census store")
     rules = resolve_rules(rules_name, cells)
@@ -266,6 +268,3 @@ def report_command(
             _write(csv_path, lambda out: write_csv(select(), out))
         if json_path is not None:
             _write(json_path, lambda out: write_json(found, select(), out))
-
-
-commands = [range_command, report_command]

@@ -95,6 +95,3 @@ def solve_command(
     if not result.solved:
         click.echo(f"freecell: {_report(result, name)}", err=True)
     sys.exit(EXIT_STATUS[result.status])
-
-
-commands = [solve_command]

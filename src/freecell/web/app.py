@@ -233,22 +233,14 @@ def create_app(
     :class:`~freecell.web.security.InvalidTokenError` for a token too short or that
     cannot stand in an address."""
     check_token(token)  # before the store is opened
-    path = db_path or default_path()
-    store = Store(path)
-    try:
-        # The statistics read a whole table: through a connection of their own, so that
-        # no move (in the event loop) waits for the store's lock meanwhile.
-        service = Service(store, assistance or Assistance(), reader=Store(path, readonly=True))
-    except BaseException:
-        store.close()
-        raise
+    service = Service(Store(db_path or default_path()), assistance or Assistance())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         try:
             yield
         finally:
-            service.close()
+            service.close()  # the store's file is locked while open: another server may use it now
 
     app = FastAPI(
         lifespan=lifespan,

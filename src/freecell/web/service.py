@@ -30,16 +30,11 @@ from freecell.web.states import Json, capacity_detail, game_state, rules_entry
 
 
 class Service:
-    """The games in ``store``, with hints and verdicts from ``assistance``; the statistics
-    are read from ``reader`` (by default ``store``), a connection of their own in the
-    server, so that no move waits while a whole table is read. :meth:`close` closes them
-    all."""
+    """The games in ``store``, with hints and verdicts from ``assistance``; :meth:`close`
+    ends the one and closes the other."""
 
-    def __init__(
-        self, store: Store, assistance: Assistance, *, reader: Store | None = None, now: Callable[[], float] = time.time
-    ) -> None:
+    def __init__(self, store: Store, assistance: Assistance, *, now: Callable[[], float] = time.time) -> None:
         self.store = store
-        self.reader = reader or store
         self.games = Games(store, now)
         self.assistance = assistance
 
@@ -168,12 +163,12 @@ class Service:
 
     def stats(self) -> list[Json]:
         with storing():
-            rows = self.reader.stats()
+            rows = self.store.stats()
         return [{field: getattr(row, field) for field in row.__dataclass_fields__} for row in rows]
 
     def stats_csv(self) -> str:
         with storing():
-            return self.reader.export_csv()
+            return self.store.export_csv()
 
     def lessons(self) -> list[Json]:
         return [
@@ -196,5 +191,3 @@ class Service:
             self.assistance.close()
         finally:
             self.store.close()
-            if self.reader is not self.store:
-                self.reader.close()
