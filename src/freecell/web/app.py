@@ -11,13 +11,14 @@ which closes the service (the solver's processes, the store) when the server sto
 Errors are ``{"detail": "<sentence>"}``; an exception that is not a refusal is a bug (500).
 
 Where each handler runs: an endpoint marked ``blocking`` (a new game, which may solve or
-replay; the statistics, which read a whole table, through a connection of their own) is
-a plain function, which FastAPI runs in its thread pool. Every other one (moves, undo,
-state, hints, analysis, lessons ...) is ``async`` and runs in the event loop itself: what
-it does in memory and in the store takes a fraction of a millisecond, less than a hop to
-the thread pool and back costs (measured: a move's server CPU fell by about half), and
-it waits on no lock held for longer. A hint waits for the solver in the event loop too
-(:class:`~freecell.web.api.WorthWaiting`), holding neither the games' lock nor a thread.
+replay; the statistics, which read every finished game, a few hundred at a time, letting
+go of the store's lock between) is a plain function, which FastAPI runs in its thread
+pool. Every other one (moves, undo, state, hints, analysis, lessons ...) is ``async`` and
+runs in the event loop itself: what it does in memory and in the store takes a fraction
+of a millisecond, less than a hop to the thread pool and back costs (measured: a move's
+server CPU fell by about half), and it waits on no lock held for longer. A hint waits
+for the solver in the event loop too (:class:`~freecell.web.api.WorthWaiting`), holding
+neither the games' lock nor a thread.
 """
 
 from __future__ import annotations
