@@ -23,7 +23,7 @@ cannot be run as asked (a compiled solver that is stale: ``scripts/setup --dev``
 
 ``--one-process`` solves a build's deals one after another in one process, forgetting
 between deals the losses the solver remembers for the next solve of a game
-(``solving._LOST``): the fingerprints are the same as whole processes give, and the
+(``losses.LOST``): the fingerprints are the same as whole processes give, and the
 fast test (``tests/test_solver_fingerprint.py``) checks the cheapest deals so.
 
 The deals are chosen so that every family of rules and every part of the solver's plan
@@ -187,14 +187,14 @@ def solve_here(case: Case) -> dict[str, Any]:
     """``case``'s fingerprint and the solve's seconds, solved in this process with no
     loss remembered from a solve before."""
     from freecell import Deal, find_rules
-    from freecell.solver import SearchLimit, solve, solving
+    from freecell.solver import SearchLimit, losses, solve
 
-    solving._LOST.clear()
+    losses.LOST.clear()
     rules = find_rules(case.rules, cells=case.cells)
     result = solve(
         Deal(rules, case.deal).position(), rules, limit=SearchLimit(positions=case.positions), short=case.short
     )
-    solving._LOST.clear()
+    losses.LOST.clear()
     return {
         **fingerprint(result.status.value, result.expanded, result.generated, result.moves),
         "seconds": round(result.seconds, 6),
@@ -209,7 +209,9 @@ def solve_in_one_process(cases: list[Case], build: str) -> dict[str, dict[str, A
         "[print(json.dumps([case.name, f.solve_here(case)]), flush=True) for case in f.DEALS if case.name in names]"
     )
     command = [sys.executable, "-c", code, str(Path(__file__).parent), *(case.name for case in cases)]
-    done = subprocess.run(command, env=_environment(build), capture_output=True, text=True, check=True)
+    done = subprocess.run(command, env=_environment(build), capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the {build} solves failed: {done.stderr.strip()}")
     return dict(json.loads(line) for line in done.stdout.splitlines())
 
 
