@@ -20,13 +20,14 @@ from freecell.replay import replay
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, searches, solve, solve_deal
 from freecell.solver.beam import beam_search
-from freecell.solver.board import HOME, FreeCellProblem
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.plan import plan_for
 from freecell.solver.result import count_non_foundation
 from freecell.solver.search import Budget, Outcome
 from freecell.solver.shortcut import shortcut
 from freecell.solver.shorten import shorten
+from freecell.solver.steps import HOME
 from freecell.solver.transcript import write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"

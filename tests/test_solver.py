@@ -19,9 +19,10 @@ from freecell.position import Position
 from freecell.replay import replay
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, searches, solve, solve_deal
-from freecell.solver.board import HOME, FreeCellProblem
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.plan import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL, Plan, plan_for
 from freecell.solver.search import _ORDER_BITS, _ORDER_LAST, Alternating, BestFirst, Budget, Outcome, _entry
+from freecell.solver.steps import HOME
 from freecell.solver.transcript import SolverError, write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"

@@ -18,8 +18,8 @@ from freecell.notation import split_moves
 from freecell.position import Position
 from freecell.replay import replay
 from freecell.solver import SearchLimit
-from freecell.solver.board import IN_BUILT_RUN, IN_CELL, ON_CARD
 from freecell.solver.plan import plan_for
+from freecell.solver.twins import IN_BUILT_RUN, IN_CELL, ON_CARD
 
 DATA = Path(__file__).parent / "data" / "solver"
 

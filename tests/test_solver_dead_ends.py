@@ -22,10 +22,11 @@ from freecell import Deal, find_rules
 from freecell.position import Move, Place, Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, losses, solve
-from freecell.solver.board import DeadEnds, FreeCellProblem
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.plan import plan_for
 from freecell.solver.search import Budget, Outcome
+from freecell.solver.twins import DeadEnds
 
 
 class Graph:

@@ -19,22 +19,13 @@ from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, losses, solve
 from freecell.solver import board as board_module
-from freecell.solver.board import (
-    CELL,
-    FUSED,
-    HOME,
-    FreeCellProblem,
-    State,
-    Step,
-    Steps,
-    cards_in_cells,
-    fused_moves,
-    step_cost,
-)
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst, SpilledKeys
 from freecell.solver.handover import proof_fits, proof_reserve
 from freecell.solver.plan import PROOF_TIME_SHARE, TIGHT_FINAL, TIGHT_HANDOVER, TWO_CELL_FINAL, plan_for
 from freecell.solver.search import BYTES_PER_POSITION, Alternating, BestFirst, Budget, InstrumentedProblem, Outcome
+from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, cards_in_cells, fused_moves, step_cost
+from freecell.solver.take_backs import FUSED_WAYS_MOST
 from freecell.solver.transcript import write_moves
 
 
@@ -169,7 +160,7 @@ def test_a_card_goes_home_safely_when_what_could_lie_on_it_could_go_home(
 ) -> None:
     five_of_hearts = 4 * 4 + 2
     for name in ("standard", "strict", "supermove"):
-        ready, sent = FreeCellProblem(find_rules(name), complete=False)._homeward(bytes(foundations))
+        ready, sent = FreeCellProblem(find_rules(name), complete=False).homeward_cards(bytes(foundations))
         assert five_of_hearts in ready
         assert (five_of_hearts in sent) is safe
 
@@ -177,7 +168,7 @@ def test_a_card_goes_home_safely_when_what_could_lie_on_it_could_go_home(
 def test_under_take_back_rules_a_proof_keeps_to_the_settled_cards() -> None:
     five_of_hearts = 4 * 4 + 2
     app = FreeCellProblem(find_rules("app"), complete=True)
-    assert five_of_hearts not in app._homeward(bytes((3, 2, 4, 3)))[1]
+    assert five_of_hearts not in app.homeward_cards(bytes((3, 2, 4, 3)))[1]
 
 
 def test_with_two_decks_a_card_waits_until_the_other_copy_has_a_pile_too() -> None:
@@ -185,10 +176,10 @@ def test_with_two_decks_a_card_waits_until_the_other_copy_has_a_pile_too() -> No
     take the one pile the other 5H may need."""
     five_of_hearts = 4 * 4 + 2
     double = FreeCellProblem(find_rules("double"), complete=False)
-    assert five_of_hearts in double._homeward(bytes((3, 2, 4, 3) * 2))[1]
-    assert five_of_hearts in double._homeward(bytes((13, 13, 4, 13) * 2))[1]
-    assert five_of_hearts not in double._homeward(bytes((13, 13, 4, 13, 13, 13, 2, 13)))[1]
-    assert five_of_hearts not in double._homeward(bytes((3, 2, 4, 3, 3, 1, 4, 3)))[1]  # a 3D may need a 4
+    assert five_of_hearts in double.homeward_cards(bytes((3, 2, 4, 3) * 2))[1]
+    assert five_of_hearts in double.homeward_cards(bytes((13, 13, 4, 13) * 2))[1]
+    assert five_of_hearts not in double.homeward_cards(bytes((13, 13, 4, 13, 13, 13, 2, 13)))[1]
+    assert five_of_hearts not in double.homeward_cards(bytes((3, 2, 4, 3, 3, 1, 4, 3)))[1]  # a 3D may need a 4
 
 
 @pytest.mark.parametrize("order", [1, -1])
@@ -211,13 +202,13 @@ def test_the_settled_cards_of_a_pile_are_those_no_win_needs_back() -> None:
     app = FreeCellProblem(find_rules("app"), complete=True)
     # Piles in the order C D H S. 6S is out, so the red 7s and above may have to come
     # back to hold it; every red 5 is home and settled, so no black card must come back.
-    assert app._settled(bytes([6, 9, 8, 5])) == (6, 6, 6, 5)
-    assert app._settled(bytes([13, 13, 13, 13])) == (13, 13, 13, 13)
-    assert app._settled(bytes([0, 5, 5, 5])) == (0, 1, 1, 2)
+    assert app.settled_heights(bytes([6, 9, 8, 5])) == (6, 6, 6, 5)
+    assert app.settled_heights(bytes([13, 13, 13, 13])) == (13, 13, 13, 13)
+    assert app.settled_heights(bytes([0, 5, 5, 5])) == (0, 1, 1, 2)
     # Building by suit, nothing can be placed on a card home but its own suit's: every
     # card home is settled.
     bakers = FreeCellProblem(find_rules("bakers-game"), complete=True)
-    assert bakers._settled(bytes([0, 5, 9, 2])) == (0, 5, 9, 2)
+    assert bakers.settled_heights(bytes([0, 5, 9, 2])) == (0, 5, 9, 2)
 
 
 @pytest.mark.parametrize(
@@ -373,7 +364,7 @@ def test_a_position_brought_back_in_too_many_ways_lists_some_and_says_so() -> No
     assert not problem.truncated
     fused_steps = [step for step in problem.moves(state) if step[0] == FUSED]
     assert problem.truncated
-    assert len(fused_steps) <= board_module.FUSED_WAYS_MOST
+    assert len(fused_steps) <= FUSED_WAYS_MOST
 
 
 def test_lazy_take_backs_keep_the_verdict_in_fewer_positions(monkeypatch: pytest.MonkeyPatch) -> None:

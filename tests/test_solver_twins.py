@@ -20,19 +20,12 @@ from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, searches, solve
-from freecell.solver.board import (
-    IN_BUILT_RUN,
-    IN_CELL,
-    IN_TOP_RUN,
-    ON_CARD,
-    TWIN,
-    TWIN_CELL,
-    FreeCellProblem,
-    State,
-)
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.plan import RELAXATIONS, plan_for
 from freecell.solver.search import Budget, Outcome
+from freecell.solver.steps import TWIN, TWIN_CELL, State
+from freecell.solver.twins import IN_BUILT_RUN, IN_CELL, IN_TOP_RUN, ON_CARD, loose_pairs
 
 STANDARD_2 = find_rules("standard", cells=2)
 # Every relaxed problem there may be: some of the four, with ON_CARD, IN_TOP_RUN or
@@ -206,7 +199,7 @@ def test_the_problem_finds_the_loose_twins_that_the_definition_names(drawn: tupl
     pairs loose by the definition: no fewer (a class split in two), no more (two classes
     made one, which could prove a loss where there is a win)."""
     problem, state = drawn
-    pairs = problem._loose_pairs(state[0], state[1])
+    pairs = loose_pairs(problem, state[0], state[1])
     assert [card for card in range(52) if card & 3 in (0, 1) and pairs >> card & 1] == _loose_pairs(
         problem.twins, problem, state
     )

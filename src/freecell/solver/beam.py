@@ -17,8 +17,8 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from freecell.solver.board import Weights
 from freecell.solver.search import CHECK_EVERY, Budget, M, Outcome, Problem, S, SearchRun, T, path_to
+from freecell.solver.tables import Weights
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,6 @@ import time
 from dataclasses import replace
 from typing import Final
 
-from freecell.solver.board import State, Steps
 from freecell.solver.helper import Helper, Message, Reporter
 from freecell.solver.helper import start as start_helper
 from freecell.solver.losses import keep_lost
@@ -27,6 +26,7 @@ from freecell.solver.plan import HelperShare
 from freecell.solver.result import SolveStatus, Verdict
 from freecell.solver.search import Budget, Outcome, SearchLimit, SearchRun, resident_bytes
 from freecell.solver.searches import Search, winning_steps
+from freecell.solver.steps import State, Steps
 from freecell.solver.walks import RelaxedWalks
 
 HELPER_LEAST_SECONDS: Final = 0.05  # with less time left, no helper is worth its fork

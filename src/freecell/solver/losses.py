@@ -21,7 +21,8 @@ from typing import Final
 
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver.board import FreeCellProblem, can_relax
+from freecell.solver.board import FreeCellProblem
+from freecell.solver.twins import can_relax
 
 LOST: Final[dict[tuple[Rules, bytes, int], set[bytes]]] = {}
 LOST_KEPT: Final = 600_000  # about 150 bytes a key; a game left unknown keeps 100,000 a solve

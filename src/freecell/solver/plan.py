@@ -22,7 +22,8 @@ from typing import Final
 
 from freecell.rules import Building, Rules, cells_text
 from freecell.solver.beam import Beam
-from freecell.solver.board import IN_BUILT_RUN, IN_CELL, ON_CARD, Weights, can_relax
+from freecell.solver.tables import Weights
+from freecell.solver.twins import IN_BUILT_RUN, IN_CELL, ON_CARD, can_relax
 
 
 @dataclass(frozen=True, slots=True)

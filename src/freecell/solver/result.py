@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from freecell.solver.board import Step
+from freecell.solver.steps import Step
 
 
 class SolveStatus(Enum):

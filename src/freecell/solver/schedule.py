@@ -11,7 +11,6 @@ win ends the schedule; so does a proof, a walk run out of classes, or the budget
 
 from __future__ import annotations
 
-from freecell.solver.board import State, Steps
 from freecell.solver.handover import LateSearches, memory_wanted, proof_fits, proof_reserve
 from freecell.solver.helping import HelperWalks
 from freecell.solver.losses import keep_lost
@@ -19,6 +18,7 @@ from freecell.solver.plan import Plan
 from freecell.solver.result import SolveStatus, Verdict
 from freecell.solver.search import Budget, Outcome, SearchRun
 from freecell.solver.searches import Search, Searches, winning_steps
+from freecell.solver.steps import State, Steps
 from freecell.solver.walks import RelaxedWalks
 
 

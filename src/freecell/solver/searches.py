@@ -19,11 +19,12 @@ from typing import Final
 
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver.board import FreeCellProblem, State, Step, Steps, cards_in_cells, is_twin_step, step_cost
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.plan import Strategy
 from freecell.solver.search import Alternating, BestFirst, Budget, InstrumentedProblem, SearchRun
 from freecell.solver.shortcut import shortcut
+from freecell.solver.steps import State, Step, Steps, cards_in_cells, is_twin_step, step_cost
 from freecell.solver.transcript import SolverError
 
 AnySearch = BestFirst[State, Step, Steps] | Alternating[State, Step, Steps] | DepthFirst[State, Step, Steps]

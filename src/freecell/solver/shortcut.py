@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from freecell.solver.board import FreeCellProblem, State, Steps
+from freecell.solver.board import FreeCellProblem
+from freecell.solver.steps import State, Steps
 from freecell.solver.transcript import SolverError
 
 

@@ -27,7 +27,7 @@ from freecell.deals import Deal
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver.beam import beam_search
-from freecell.solver.board import DeadEnds, FreeCellProblem, Step, step_cost
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.helping import HelperWalks
 from freecell.solver.losses import keep_lost, key_maker, known_lost, lost_sets
 from freecell.solver.plan import RELAXATIONS, SHORT_PLAN, Plan, plan_for
@@ -36,7 +36,9 @@ from freecell.solver.schedule import Scheduler
 from freecell.solver.search import Budget, Outcome, SearchLimit
 from freecell.solver.searches import Searches, steps_of, winning_steps
 from freecell.solver.shorten import shorten
+from freecell.solver.steps import Step, step_cost
 from freecell.solver.transcript import verify, write_moves
+from freecell.solver.twins import DeadEnds
 from freecell.solver.walks import RelaxedWalks
 
 DEFAULT_LIMIT = SearchLimit(seconds=60.0, memory_mb=1000)

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from freecell.solver.board import DeadEnds, State, Steps
 from freecell.solver.losses import keep_lost
 from freecell.solver.plan import Strategy, Walks
 from freecell.solver.search import Budget, Outcome, SearchRun
 from freecell.solver.searches import Search, Searches
+from freecell.solver.steps import State, Steps
+from freecell.solver.twins import DeadEnds
 
 Win = tuple[Search, SearchRun[State, Steps]]
 
