@@ -312,7 +312,7 @@ class FreeCellProblem:
         return known
 
     def ready_table(self, foundations: bytes) -> bytes:
-        """For each card, 1 if it may go home now: what :meth:`_homeward` tells first,
+        """For each card, 1 if it may go home now: what :meth:`homeward_cards` tells first,
         as a table that compiled code reads without making an object per card (the
         heuristic asks of every card of two decks)."""
         ready = self.homeward_cards(foundations)[0]
@@ -376,7 +376,10 @@ class FreeCellProblem:
         (its suit has two piles, and only one may be ready), and which one goes decides
         what goes after it. So it looks at the columns in the order of their cards, not
         of their places: a table makes the same child whatever the order of its columns,
-        as a key says it does (a win cut short leans on it, see shortcut.py)."""
+        as a key says it does (a win cut short leans on it, see shortcut.py).
+
+        A hot loop (every position a search expands or makes passes through it; see
+        ``bench/position_cost.py``): kept whole, as calls would cost each position."""
         listed = list(columns)
         homeward = self.homeward_known
         # Relaxed problem: loose twins never go home by themselves. Which cards are
@@ -600,7 +603,10 @@ class FreeCellProblem:
         return rated
 
     def moves(self, state: State) -> list[Step]:
-        """Every step from ``state`` (:meth:`play` makes the child)."""
+        """Every step from ``state`` (:meth:`play` makes the child).
+
+        A hot loop (every position a search expands or makes passes through it; see
+        ``bench/position_cost.py``): kept whole, as calls would cost each position."""
         columns, cells, foundations = state
         follows = self.follows
         children = self.children

@@ -161,7 +161,7 @@ RESTARTS: Final = (
 TIGHT_HANDOVER: Final = 200_000  # far more than a win has needed there
 PROOF_TIME_SHARE: Final = 0.5  # depth first costs about half as much a position
 LATE_ROOM: Final = 5_000  # each restart's room behind the proof (wins 23487, 209)
-LATE_SLICE: Final = 20_000
+LATE_SLICE: Final = 20_000  # against twice as many of the proof's: it costs twice as much a position
 LATE: Final = Strategy("late", Weights(cell=60), 4, 100_000, whole_runs=True)  # keeps in play what eager ones send home
 LATE_EAGER: Final = Strategy("late eager", replace(MAIN_WEIGHTS, cell=40), 12, 140_000, eager=True, whole_runs=True)
 LATE_PLAN: Final = (
@@ -178,13 +178,13 @@ RELAXATIONS: Final = (
 )
 EARLY_FROM: Final = 10_000  # most deals decided at all are decided sooner
 EARLY_SLICE: Final = 4_000  # a class costs about half a position
-RELAXED_SHARE: Final = 2
+RELAXED_SHARE: Final = 2  # beside the proof: the walks prove most of the slowest losses
 FOLLOW: Final = 20_000  # a goal's way is the game's up to its first twin step
-DEAD_ENDS: Final = True
+DEAD_ENDS: Final = True  # the game's searches pass the walks' dead ends by
 
 # --- the helper (in play: the walks on the other core) ---
 HELPER_SHARE: Final = EARLY_SLICE / (EARLY_SLICE + SLICE)  # as its turns had
-HELPER_MEMORY_SHARE: Final = 1 / 3
+HELPER_MEMORY_SHARE: Final = 1 / 3  # the last search and its proof need the rest
 HELPER_TURN: Final = 4_000  # classes between reports of dead ends
 HELPER_AFTER_GOAL: Final = 0.5  # kept for the next walk; the rest given back
 
@@ -195,7 +195,7 @@ SHORT_PLAN: Final = (
 )
 
 # --- the families ---
-FOUR_CELLS: Final = Plan(
+ONE_DECK: Final = Plan(
     family="three cells or more, one deck",
     portfolio=PORTFOLIO,
     final=FINAL,
@@ -205,7 +205,7 @@ FOUR_CELLS: Final = Plan(
     walks=None,
     helper=None,
 )
-TWO_DECKS: Final = replace(FOUR_CELLS, family="two decks", final=TWO_DECK_FINAL)
+TWO_DECKS: Final = replace(ONE_DECK, family="two decks", final=TWO_DECK_FINAL)
 TIGHT: Final = Plan(
     family="tight, one deck in alternate colours",
     portfolio=PORTFOLIO[:1],  # the last search wins the rest sooner
@@ -231,7 +231,7 @@ def plan_for(rules: Rules) -> Plan:
     goes on behind the proof (:data:`KEPT_ROOM`), and with two cells the whole
     portfolio runs first (the last search is dearer a position there)."""
     if not is_tight(rules):
-        return FOUR_CELLS if rules.decks == 1 else TWO_DECKS
+        return ONE_DECK if rules.decks == 1 else TWO_DECKS
     plan = TIGHT if can_relax(rules) else TIGHT_WITHOUT_WALKS
     if rules.takes_back:
         plan = replace(

@@ -21,7 +21,10 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     """Each step with its child's heuristic. A step that sends no card home changes
     one or two columns and the cells, so its child's heuristic is the parent's with
     those parts replaced, worked out without making the child. The other steps are
-    played (:meth:`~freecell.solver.board.FreeCellProblem.play`) to see where they lead."""
+    played (:meth:`~freecell.solver.board.FreeCellProblem.play`) to see where they lead.
+
+    A hot loop (every position a search expands or makes passes through it; see
+    ``bench/position_cost.py``): kept whole, as calls would cost each position."""
     columns, cells, foundations = state
     values = problem.values
     safe = (problem.homeward_known.get(foundations) or problem.homeward_cards(foundations))[1]
