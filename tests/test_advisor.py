@@ -7,7 +7,7 @@ import pytest
 from freecell import Deal, Position, find_rules
 from freecell.advisor import Advisor, Analysis, Difficulty, grade, translate_line, winnable_deal
 from freecell.replay import replay
-from freecell.solver import SearchLimit, SolveStatus, solving
+from freecell.solver import SearchLimit, SolveStatus, losses
 
 STANDARD = find_rules("standard")
 ONE_CELL = find_rules("standard", cells=1)
@@ -90,10 +90,10 @@ def test_no_losing_move_while_the_game_can_be_won(advisor: Advisor) -> None:
     assert advisor.losing_move([start], [], STANDARD) is None
 
 
-def test_a_limit_reached_gives_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_limit_reached_gives_unknown() -> None:
     # A loss proven by an earlier test in this process would be remembered (see
-    # solving._LOST) and told at once, whatever the limit.
-    monkeypatch.setattr(solving, "_LOST", {})
+    # losses.LOST) and told at once, whatever the limit.
+    losses.LOST.clear()
     tiny = Advisor(limit=SearchLimit(positions=1))
     assert tiny.analyse(Deal(STANDARD, 11982).position(), STANDARD).verdict is SolveStatus.LIMIT_REACHED
 

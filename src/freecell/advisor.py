@@ -42,7 +42,7 @@ from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 # unknowns fell from 9 to 5. (The unknowns of seeds 281 to 317, with the solver before dead ends, mostly needed
 # more: 15 of 17 with one cell and 11 of 13 with two took over 300,000 positions
 # without a limit.) Since the relaxed walks run on the other core in play (the server's
-# worker solves with ``helper=True``: see freecell.solver.solving.HELPER_SHARE), the
+# worker solves with ``helper=True``: see freecell.solver.plan.HELPER_SHARE), the
 # positions, not the clock, stop most of what is left unknown (seed 523, app 2 cells:
 # 3 unknown of 3,000 against 7 without the helper; the slowest deal decided took 2.3 s
 # of wall clock, against 2.9).
