@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from freecell.solver import solving
+from freecell.solver import losses
 from freecell.solver.native import COMPILED
 
 # tests/ on the import path, so that the browser tests (in tests/browser/) can import the
@@ -27,7 +27,7 @@ collect_ignore = [f"src/freecell/solver/{name}.py" for name in COMPILED]
 
 @pytest.fixture(autouse=True)
 def _no_loss_remembered_from_another_test() -> Iterator[None]:
-    """Each test begins with no loss that the solver remembers (``solving._LOST``): what
+    """Each test begins with no loss that the solver remembers (``losses.LOST``): what
     one test's solves found lost would else decide another's sooner."""
-    solving._LOST.clear()
+    losses.LOST.clear()
     yield

@@ -16,11 +16,11 @@ import argparse
 import statistics
 import time
 
-from freecell.advisor import Advisor, Verdict, winnable_deal
+from freecell.advisor import Advisor, winnable_deal
 from freecell.deals import Deal
 from freecell.rules import PRESETS, find_rules
-from freecell.solver import solve
-from freecell.web.analysis import AnalysisService
+from freecell.solver import SolveStatus, solve
+from freecell.web.analysis import AnalysisWorkers
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -39,12 +39,13 @@ def hint_latency(rules_name: str, first: int, last: int, depth: int) -> None:
         for text in line[:depth]:
             position = position.apply(position.parse_move(text, rules), rules)
         positions.append(position)
-    service = AnalysisService(Advisor())
+    service = AnalysisWorkers(Advisor())
     service.request("warm-up", Deal(rules, 1).position(), rules).wait(60)  # spawn the worker
     latencies = []
     verdicts: dict[str, int] = {}
     for i, position in enumerate(positions):
-        service.advisor = Advisor(limit=service.advisor.limit)  # cold: nothing learnt from another position
+        # cold: nothing learnt from another position
+        service.advisor = service.queue.advisor = Advisor(limit=service.advisor.limit)
         began = time.perf_counter()
         service.request(f"game{i}", position, rules).wait(120)
         latencies.append(time.perf_counter() - began)
@@ -70,7 +71,7 @@ def winnable_deals(rules_name: str, count: int) -> None:
         found = winnable_deal(rules)
         times.append(time.perf_counter() - began)
         tries.append(found.tries)
-        assert found.analysis.verdict is Verdict.WINNABLE
+        assert found.analysis.verdict is SolveStatus.SOLVED
         grades[found.difficulty.value] = grades.get(found.difficulty.value, 0) + 1
     ms = [1000 * t for t in times]
     print(

@@ -27,9 +27,10 @@ from collections import Counter
 from pathlib import Path
 
 from freecell import Deal
-from freecell.census import Census, Verdict
+from freecell.census import Census
 from freecell.cli.range_commands import parse_range
 from freecell.rules import find_rules
+from freecell.solver import SolveStatus
 
 _VERDICTS = {
     "This game is solveable": "solved",
@@ -102,11 +103,11 @@ def main() -> None:
         f"(not proofs), at its limit {their_counts['limit']}, other {their_counts['error']}; "
         f"median {statistics.median(their_seconds):.3f} s, max {max(their_seconds):.1f} s"
     )
-    wrong = [n for n in deals if ours[n].verdict is Verdict.UNSOLVABLE and theirs[n][0] == "solved"]
+    wrong = [n for n in deals if ours[n].verdict is SolveStatus.UNSOLVABLE and theirs[n][0] == "solved"]
     print(f"  contradictions (ours unsolvable, fc-solve solved): {len(wrong)} {wrong}")
-    only_ours = [n for n in deals if ours[n].verdict is Verdict.SOLVED and theirs[n][0] != "solved"]
+    only_ours = [n for n in deals if ours[n].verdict is SolveStatus.SOLVED and theirs[n][0] != "solved"]
     print(f"  solved by ours only: {len(only_ours)} {only_ours}")
-    limited = [n for n in deals if ours[n].verdict is Verdict.LIMIT]
+    limited = [n for n in deals if ours[n].verdict is SolveStatus.LIMIT_REACHED]
     print(f"  ours at the limit, with fc-solve's verdict: {[(n, theirs[n][0]) for n in limited]}")
     hours = statistics.fmean(our_seconds) * 32_000 / 3600
     print(f"  at our mean, deals 1-32000 would take {hours:.1f} h on one core")

@@ -54,7 +54,7 @@ from freecell.web.hint import move_worth_trying
 
 # Deals the solver was tuned on, never drawn: Microsoft 1-1000 and 2001-2300 (the issue's
 # sample, with its hard deals 1, 9, 90 and 140). The samples of seeds 7 and 13 were tuned
-# on too (TIGHT_FINAL in freecell.solver.solving): measure on other seeds (29, 31, 41 and
+# on too (TIGHT_FINAL in freecell.solver.plan): measure on other seeds (29, 31, 41 and
 # 53 were held out). They stay in the pool so that every seed draws what it drew before.
 # Double FreeCell's TWO_DECK_FINAL was chosen on the deals left unknown by the samples of
 # seeds 67 to 227, held out on 229 to 277 and measured last on 281 to 347: measure it
@@ -65,7 +65,7 @@ from freecell.web.hint import move_worth_trying
 # and 307, Double FreeCell 359 and 367), then on 313 and 317 (app; standard 2 cells and
 # Baker's Game 313, Double FreeCell 373), and the app without a limit on 331 and in
 # play on 337, then in play on 379 and 383 (whose unknowns with 1 cell were solved
-# without a limit too) and 389 (app, dead ends: DEAD_ENDS in freecell.solver.solving),
+# without a limit too) and 389 (app, dead ends: DEAD_ENDS in freecell.solver.plan),
 # then 397 (app, dead ends kept across solves, --along), then 401 (standard 2 cells,
 # Baker's Game, Double FreeCell) and 409 to 443 (app 1 cell 409, 419, 421, 431; app 2
 # cells 409, 419; standard 2 cells 433, 439, 443: nothing was kept that they were
@@ -76,7 +76,7 @@ from freecell.web.hint import move_worth_trying
 # was measured again on its app 1-cell unknowns, and more in session 37, nothing kept)
 # and 467 (app), then 479 and 487 (300 deals, app 1 and 2 cells, without a limit:
 # --seconds 30 --positions 0 --memory-mb 1000), 491 (app) and 499 (app 2 cells, the
-# second walk begun at a goal: see RELAXATIONS in freecell.solver.solving), then 503
+# second walk begun at a goal: see RELAXATIONS in freecell.solver.plan), then 503
 # (every preset, after the searches were made cheaper a position; nothing was chosen on
 # it), and in session 39 the unknowns of 463 to 503 and the slow app 2-cell deals of
 # 463 were run again (nothing kept), then 509 was drawn (every preset; nothing was
@@ -87,13 +87,13 @@ from freecell.web.hint import move_worth_trying
 # and standard 2 cells, without and with it, held out) and 541 (the same, with it;
 # nothing was chosen on either), then in session 41 547 (app 1 and 2 cells, standard
 # 2 cells, the first walk's twins loose in top runs and in built runs: see RELAXATIONS
-# in freecell.solver.solving, chosen on the unknowns of 463 to 509) and 557 (the same,
+# in freecell.solver.plan, chosen on the unknowns of 463 to 509) and 557 (the same,
 # with built runs), then 563 (300 deals, app 1 and 2 cells, without a limit), then in
 # session 42 569 (the same three presets, the helper's last proof: see
 # HELPER_LAST_PROOF, chosen on the unknowns and slow deals of 547 and 557) and 571
 # (the same, held out, with _proof_reserve too), then in session 43 577 (every preset;
 # nothing was chosen on it, and one pool of positions for the solve and its helper was
-# compared on it, app 1 cell, and not kept: see HELPER_SHARE in freecell.solver.solving)
+# compared on it, app 1 cell, and not kept: see HELPER_SHARE in freecell.solver.plan)
 # and 587 (300 deals, app 1 and 2 cells, without a limit): measure on seeds above 587
 # (173, 179 and 181 were drawn too). A sample of 3,000 takes 2 to 7 minutes here, one
 # at a time.

@@ -26,10 +26,11 @@ import time
 from freecell import Deal, find_rules
 from freecell.rules import Rules, cells_text
 from freecell.solver import native
-from freecell.solver.board import FreeCellProblem, step_cost
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
+from freecell.solver.plan import RELAXATIONS, TIGHT_FINAL
 from freecell.solver.search import BestFirst, Budget, InstrumentedProblem, SearchLimit
-from freecell.solver.solving import RELAXATIONS, TIGHT_FINAL
+from freecell.solver.steps import step_cost
 
 # App, 1 cell: deals lost or won late, where both searches run long in play (each
 # search's cap is far below its end on these deals, so every run stops at its cap).

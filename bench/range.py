@@ -18,10 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from freecell.batch import Backend, Chunk, DaskBackend, PoolBackend, plan_range, solve_into
-from freecell.census import Census, Verdict
+from freecell.census import Census
 from freecell.cli.range_commands import parse_limit, parse_range
 from freecell.report import Summary, format_seconds
 from freecell.rules import find_rules
+from freecell.solver import SolveStatus
 
 
 def measure(
@@ -58,8 +59,9 @@ def measure(
     # the load average does.
     busy = sum(r.seconds for r in records) / (seconds * workers)
     print(f"{name:<24} {len(todo)} deals in {seconds:7.2f} s = {rate:8.1f} deals/s "
-          f"(start-up {start_up:.1f} s; {summary.counts[Verdict.SOLVED]} solved, "
-          f"{summary.counts[Verdict.UNSOLVABLE]} unsolvable, {summary.counts[Verdict.LIMIT]} at the limit, "
+          f"(start-up {start_up:.1f} s; {summary.counts[SolveStatus.SOLVED]} solved, "
+          f"{summary.counts[SolveStatus.UNSOLVABLE]} unsolvable, "
+          f"{summary.counts[SolveStatus.LIMIT_REACHED]} at the limit, "
           f"{len(run.failures)} failures)")
     print(f"{'':<24} workers in solve() {busy:.0%} of the time; median solve {format_seconds(summary.seconds[50])}; "
           f"load average {load_before:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

@@ -24,7 +24,7 @@ from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import solving, transcript
-from freecell.solver.board import Step
+from freecell.solver.steps import Step
 
 
 @dataclass(frozen=True)

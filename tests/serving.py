@@ -19,12 +19,14 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +101,10 @@ class Served:
             os.killpg(self.process.pid, signal.SIGKILL)
 
 
+def _limit_open_files(count: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+
+
 def printed_address(output: str) -> str | None:
     """The first tokened address in what ``freecell play`` printed."""
     found = ADDRESS.search(output)
@@ -106,10 +112,11 @@ def printed_address(output: str) -> str | None:
 
 
 def start(directory: Path, *args: str, db: Path | None = None, seconds: float = 30.0,
-          env: dict[str, str] | None = None) -> Served:
+          env: dict[str, str] | None = None, open_files: int | None = None) -> Served:
     """Start ``freecell play --no-browser ARGS`` on ``db`` (default: a store in ``directory``),
-    with its output logged in ``directory``; return once it answers at the address it
-    printed. A free port is chosen unless ``args`` holds ``--port``."""
+    with its output logged in ``directory``, and at most ``open_files`` files open if given;
+    return once it answers at the address it printed. A free port is chosen unless ``args``
+    holds ``--port``."""
     handle, name = tempfile.mkstemp(prefix="server-", suffix=".log", dir=directory)
     log = Path(name)
     command = [sys.executable, "-m", "freecell", "play", "--no-browser", "--db", str(db or directory / "games.db"),
@@ -118,6 +125,7 @@ def start(directory: Path, *args: str, db: Path | None = None, seconds: float = 
         process = subprocess.Popen(
             command, stdout=output, stderr=subprocess.STDOUT, env=env,
             start_new_session=True,  # its own process group: the solver's workers go with it
+            preexec_fn=None if open_files is None else partial(_limit_open_files, open_files),
         )
     served = None
     deadline = time.monotonic() + seconds

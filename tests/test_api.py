@@ -404,7 +404,7 @@ def test_the_page_is_served(client: TestClient) -> None:
 def test_replaying_the_log_rebuilds_exactly_the_game_it_wrote(tmp_path: Path, rules: str) -> None:
     import random
 
-    from freecell.web.hint import hint_move
+    from freecell.web.hint import move_worth_trying
 
     chooser = random.Random(rules)
     with serving.client(serving.make_app(tmp_path / "games.db")) as first:
@@ -421,7 +421,10 @@ def test_replaying_the_log_rebuilds_exactly_the_game_it_wrote(tmp_path: Path, ru
             else:
                 game = games.get(gid).game
                 legal = game.legal_moves() or []
-                chosen = chooser.choice(legal) if legal and roll < 0.6 else hint_move(game)
+                undone = game.history[-1].before if game.history else None
+                chosen = chooser.choice(legal) if legal and roll < 0.6 else move_worth_trying(
+                    game.position, game.rules, undone=undone
+                )
                 if chosen is None:
                     break
                 move(first, gid, game.position.notation(chosen))

@@ -16,7 +16,7 @@ from freecell import Deal, find_rules
 from freecell.advisor import Advisor
 from freecell.replay import replay
 from freecell.solver import SearchLimit
-from freecell.web.analysis import AnalysisService
+from freecell.web.analysis import AnalysisWorkers
 from freecell.web.assistance import Assistance
 
 
@@ -24,8 +24,8 @@ from freecell.web.assistance import Assistance
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     # The in-play limit (3 s) is about play; these tests are about answers, so a loaded
     # machine must not turn a verdict into "unknown".
-    service = AnalysisService(Advisor(limit=SearchLimit(seconds=120, positions=300_000, memory_mb=1000)), workers=1)
-    app = serving.make_app(Path(tmp_path_factory.mktemp("db")) / "games.db", assistance=Assistance(service=service))
+    service = AnalysisWorkers(Advisor(limit=SearchLimit(seconds=120, positions=300_000, memory_mb=1000)), workers=1)
+    app = serving.make_app(Path(tmp_path_factory.mktemp("db")) / "games.db", assistance=Assistance(analyses=service))
     with serving.client(app) as test_client:
         yield test_client
 
@@ -191,8 +191,8 @@ def test_a_deal_lost_before_any_move_says_so_and_asks_for_a_new_one(client: Test
 def test_an_unknown_verdict_is_searched_further_and_then_known(tmp_path: Path) -> None:
     """An in-play search that decides nothing (here, one position) says "unknown" and
     "searching"; the longer search's verdict follows, and the hint then wins."""
-    service = AnalysisService(Advisor(limit=SearchLimit(positions=1)), workers=1, longer=SearchLimit(seconds=120))
-    app = serving.make_app(tmp_path / "games.db", assistance=Assistance(service=service))
+    service = AnalysisWorkers(Advisor(limit=SearchLimit(positions=1)), workers=1, longer=SearchLimit(seconds=120))
+    app = serving.make_app(tmp_path / "games.db", assistance=Assistance(analyses=service))
     with serving.client(app) as client:
         gid = new_game(client, rules="standard", deal=617)["id"]
         first = poll(client, f"/api/games/{gid}/analysis")

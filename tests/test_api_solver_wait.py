@@ -20,7 +20,7 @@ import serving
 from freecell.advisor import Advisor
 from freecell.deals import Deal
 from freecell.rules import STANDARD
-from freecell.web.analysis import WAITING_PER_WORKER, AnalysisBusyError, AnalysisService
+from freecell.web.analysis import WAITING_PER_WORKER, AnalysisBusyError, AnalysisWorkers
 from freecell.web.assistance import Assistance
 
 LONG = 120.0  # seconds a hint would wait for the stalled solver: far beyond any join below
@@ -33,12 +33,20 @@ class StalledPool(Executor):
     def __init__(self) -> None:
         self.futures: list[Future[Any]] = []
         self.submitted = threading.Event()
+        self._handed = threading.Condition()
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         future: Future[Any] = Future()
-        self.futures.append(future)
+        with self._handed:
+            self.futures.append(future)
+            self._handed.notify_all()
         self.submitted.set()
         return future
+
+    def wait_for(self, count: int) -> bool:
+        """Until ``count`` jobs in all were handed to the pool (taken from those waiting)."""
+        with self._handed:
+            return self._handed.wait_for(lambda: len(self.futures) >= count, timeout=JOIN)
 
     def release(self) -> None:
         for future in self.futures:
@@ -55,8 +63,8 @@ def pool() -> StalledPool:
 
 @pytest.fixture
 def client(tmp_path: Path, pool: StalledPool) -> Iterator[TestClient]:
-    service = AnalysisService(Advisor(), workers=1, max_waiting=1, pool=pool)
-    app = serving.make_app(tmp_path / "games.db", assistance=Assistance(service=service, hint_wait=LONG))
+    service = AnalysisWorkers(Advisor(), workers=1, max_waiting=1, pool=pool)
+    app = serving.make_app(tmp_path / "games.db", assistance=Assistance(analyses=service, hint_wait=LONG))
     with serving.client(app) as test_client:
         try:
             yield test_client
@@ -96,7 +104,7 @@ def test_a_move_is_answered_while_a_hint_waits_for_the_solver(client: TestClient
 def test_hints_waiting_for_the_solver_hold_none_of_the_threads_that_run_moves(
     client: TestClient, pool: StalledPool
 ) -> None:
-    service = client.app.state.assistance.service  # type: ignore[attr-defined]
+    service = client.app.state.assistance.analyses  # type: ignore[attr-defined]
     asked = threading.Semaphore(0)
     request = service.request
 
@@ -123,11 +131,8 @@ def test_hints_waiting_for_the_solver_hold_none_of_the_threads_that_run_moves(
 
 def test_a_saturated_solver_answers_503_with_retry_after_at_once(client: TestClient, pool: StalledPool) -> None:
     games = [new_game(client, rules="app", cells=1, deal=deal) for deal in (1, 2, 3, 4)]
-    service = client.app.state.assistance.service  # type: ignore[attr-defined]
     assert client.get(f"/api/games/{games[0]}/analysis").json()["verdict"] == "pending"
-    assert pool.submitted.wait(JOIN)
-    while service.waiting:  # until the dispatcher has handed it to the stalled worker
-        threading.Event().wait(0.01)
+    assert pool.submitted.wait(JOIN)  # the dispatcher took it from those waiting, for the stalled worker
     assert client.get(f"/api/games/{games[1]}/analysis").json()["verdict"] == "pending"  # the one waiting place
     refused = client.get(f"/api/games/{games[2]}/analysis")
     assert refused.status_code == 503
@@ -164,13 +169,12 @@ def test_no_more_wait_for_a_worker_than_it_can_answer_while_the_page_asks(worker
     """By default 6 requests a worker wait (6 searches of 3 s: what the page's 20 s of
     asking can see answered); the next is refused at once."""
     pool = StalledPool()
-    service = AnalysisService(Advisor(), workers=workers, pool=pool)
+    service = AnalysisWorkers(Advisor(), workers=workers, pool=pool)
     positions = iter(Deal(STANDARD, number).position() for number in range(1, 100))
     try:
         for owner in range(workers):  # every worker busy (stalled)
             service.request(f"running-{owner}", next(positions), STANDARD)
-        while len(pool.futures) < workers:
-            threading.Event().wait(0.01)
+        assert pool.wait_for(workers)
         for owner in range(WAITING_PER_WORKER * workers):
             service.request(f"waiting-{owner}", next(positions), STANDARD)
         assert service.waiting == WAITING_PER_WORKER * workers

@@ -37,23 +37,23 @@ from freecell.batch import (
     solve_deal,
     solve_into,
 )
-from freecell.census import Budget, Census, DealRecord, Verdict
+from freecell.census import Census, DealRecord, verdict_text
 from freecell.cli import main
 from freecell.cli.range_commands import parse_limit, parse_range
 from freecell.deals import MAX_DEAL, InvalidDealError
 from freecell.replay import ReplayError
 from freecell.rules import find_rules
-from freecell.solver import SolveResult
+from freecell.solver import SearchLimit, SolveResult, SolveStatus
 
 STANDARD = find_rules("standard")
 # One cell and a small positions budget give all three verdicts among the first deals,
 # and a budget in positions (not seconds) makes every verdict the same on every run.
 ONE_CELL = find_rules("standard", cells=1)
-SMALL = Budget(positions=2000)
+SMALL = SearchLimit(positions=2000)
 
 
 @pytest.fixture(scope="module")
-def serial() -> list[Verdict]:
+def serial() -> list[SolveStatus]:
     """Deals 1 to 40 so, solved one by one in this process: what the pool must agree with."""
     outcomes = [solve_deal(ONE_CELL, n, SMALL) for n in range(1, 41)]
     return [o.verdict for o in outcomes if isinstance(o, DealRecord)]
@@ -79,9 +79,9 @@ def assert_complete_and_sound(db: Path, rules_name: str, cells: int, first: int,
 
 
 def test_a_solved_deal_is_replayed_and_its_length_counts_moves_not_home() -> None:
-    record = solve_deal(STANDARD, 1, Budget(seconds=30.0))
+    record = solve_deal(STANDARD, 1, SearchLimit(seconds=30.0))
     assert isinstance(record, DealRecord)
-    assert record.verdict is Verdict.SOLVED and record.deal == 1 and record.rules == "standard"
+    assert record.verdict is SolveStatus.SOLVED and record.deal == 1 and record.rules == "standard"
     assert record.length == sum(1 for move in record.solution if not move.endswith("h"))
     assert record.moves == len(record.solution) and record.expanded > 0
     check_record(record, STANDARD)
@@ -95,13 +95,13 @@ def test_a_solution_that_does_not_replay_is_a_failure_never_a_record(monkeypatch
         return replace(result, moves=result.moves[1:])
 
     monkeypatch.setattr(freecell.batch, "solve", dropping_a_move)
-    outcome = solve_deal(STANDARD, 1, Budget(seconds=30.0))
+    outcome = solve_deal(STANDARD, 1, SearchLimit(seconds=30.0))
     assert isinstance(outcome, Failure) and outcome.deal == 1
     assert "illegal" in outcome.message or "cards home" in outcome.message
 
 
 def test_check_record_rejects_a_tampered_solution() -> None:
-    record = solve_deal(STANDARD, 2, Budget(seconds=30.0))
+    record = solve_deal(STANDARD, 2, SearchLimit(seconds=30.0))
     assert isinstance(record, DealRecord)
     with pytest.raises(ReplayError):
         check_record(replace(record, solution=record.solution[1:]), STANDARD)
@@ -114,9 +114,9 @@ def test_check_record_rejects_a_tampered_solution() -> None:
 def test_plan_range_skips_what_is_stored_and_retries_only_the_limited(tmp_path: Path) -> None:
     with Census(tmp_path / "c.db") as census:
         census.store([
-            DealRecord("standard", 1, 3, Verdict.UNSOLVABLE, None, 5, 5, 0.1),
-            DealRecord("standard", 1, 5, Verdict.LIMIT, None, 5, 5, 0.1),
-            DealRecord("standard", 4, 4, Verdict.LIMIT, None, 5, 5, 0.1),
+            DealRecord("standard", 1, 3, SolveStatus.UNSOLVABLE, None, 5, 5, 0.1),
+            DealRecord("standard", 1, 5, SolveStatus.LIMIT_REACHED, None, 5, 5, 0.1),
+            DealRecord("standard", 4, 4, SolveStatus.LIMIT_REACHED, None, 5, 5, 0.1),
         ])
         assert list(plan_range(census, ONE_CELL, 1, 6)) == [1, 2, 4, 6]
         assert len(plan_range(census, ONE_CELL, 1, 6)) == 4
@@ -133,11 +133,11 @@ def test_a_huge_range_is_planned_a_batch_at_a_time(tmp_path: Path) -> None:
     """range 1-100000000 took 4.7 GB before its first deal was stored: the plan must read
     the store in bounded batches, as the deals are wanted, and skip what is stored."""
     with Census(tmp_path / "c.db") as census:
-        census.store([DealRecord("standard", 4, n, Verdict.UNSOLVABLE, None, 5, 5, 0.1) for n in (3, 4, 10_001)])
+        census.store([DealRecord("standard", 4, n, SolveStatus.UNSOLVABLE, None, 5, 5, 0.1) for n in (3, 4, 10_001)])
         spans: list[int] = []
         stored_deals = census.stored_deals
 
-        def spy(rules: str, cells: int, first: int, last: int) -> dict[int, Verdict]:
+        def spy(rules: str, cells: int, first: int, last: int) -> dict[int, SolveStatus]:
             spans.append(last - first + 1)
             return stored_deals(rules, cells, first, last)
 
@@ -208,7 +208,7 @@ def test_chunks_are_sized_from_measured_speed_and_spread_at_the_end() -> None:
     assert sizer.size(remaining=10**6, slots=2) == 200
 
 
-def test_a_pool_worker_killed_mid_run_loses_nothing(tmp_path: Path, serial: list[Verdict]) -> None:
+def test_a_pool_worker_killed_mid_run_loses_nothing(tmp_path: Path, serial: list[SolveStatus]) -> None:
     killed: list[int] = []
 
     def kill_a_worker(_settled: int) -> None:
@@ -230,10 +230,10 @@ def test_a_pool_worker_killed_mid_run_loses_nothing(tmp_path: Path, serial: list
 
 
 def test_parse_limit_and_range() -> None:
-    assert parse_limit("10s") == Budget(seconds=10.0)
-    assert parse_limit("500ms, 2000k, 2GB") == Budget(0.5, 2_000_000, 2000)
-    assert parse_limit("2000") == Budget(positions=2000)
-    assert parse_limit("1min,300MB") == Budget(seconds=60.0, memory_mb=300)
+    assert parse_limit("10s") == SearchLimit(seconds=10.0)
+    assert parse_limit("500ms, 2000k, 2GB") == SearchLimit(0.5, 2_000_000, 2000)
+    assert parse_limit("2000") == SearchLimit(positions=2000)
+    assert parse_limit("1min,300MB") == SearchLimit(seconds=60.0, memory_mb=300)
     assert parse_range("7") == (7, 7) and parse_range(" 1 - 60 ") == (1, 60)
     for bad in ("ten seconds", "10x", "0s", ""):
         with pytest.raises(ValueError, match="not a limit"):
@@ -242,7 +242,9 @@ def test_parse_limit_and_range() -> None:
         parse_range("1..5")
 
 
-def test_range_on_the_pool_stores_every_verdict_and_retries_the_limited(tmp_path: Path, serial: list[Verdict]) -> None:
+def test_range_on_the_pool_stores_every_verdict_and_retries_the_limited(
+    tmp_path: Path, serial: list[SolveStatus]
+) -> None:
     db, table = tmp_path / "census.db", tmp_path / "deals.csv"
     runner = CliRunner()
     args = ["range", "1-40", "--cells", "1", "--limit", "2000", "--jobs", "2", "--db", str(db)]
@@ -250,29 +252,29 @@ def test_range_on_the_pool_stores_every_verdict_and_retries_the_limited(tmp_path
     assert result.exit_code == 4, result.output  # some deals reach so small a limit
     records = assert_complete_and_sound(db, "standard", 1, 1, 40)
     assert [r.verdict for r in records] == serial
-    assert {r.verdict for r in records} == set(Verdict)
-    counts = {v: sum(r.verdict is v for r in records) for v in Verdict}
-    assert (f"40 deals, {counts[Verdict.SOLVED]} solved, {counts[Verdict.UNSOLVABLE]} unsolvable, "
-            f"{counts[Verdict.LIMIT]} limit reached") in result.output
+    assert {r.verdict for r in records} == set(SolveStatus)
+    counts = {v: sum(r.verdict is v for r in records) for v in SolveStatus}
+    assert (f"40 deals, {counts[SolveStatus.SOLVED]} solved, {counts[SolveStatus.UNSOLVABLE]} unsolvable, "
+            f"{counts[SolveStatus.LIMIT_REACHED]} limit reached") in result.output
     with table.open(newline="") as f:
         rows = list(csv.DictReader(f))
     assert [int(row["deal"]) for row in rows] == list(range(1, 41))
-    assert [row["verdict"] for row in rows] == [r.verdict.value for r in records]
+    assert [row["verdict"] for row in rows] == [verdict_text(r.verdict) for r in records]
     assert all(row["solution"].split() == list(r.solution) for row, r in zip(rows, records, strict=True))
 
     again = runner.invoke(main, args)
     assert again.exit_code == 4 and "40 already stored, 0 to solve" in again.output
     assert stored(db) == records
 
-    limited = [r.deal for r in records if r.verdict is Verdict.LIMIT]
+    limited = [r.deal for r in records if r.verdict is SolveStatus.LIMIT_REACHED]
     retry = runner.invoke(main, ["range", "1-40", "--cells", "1", "--limit", "20k", "--jobs", "2",
                                  "--db", str(db), "--retry-limited"])
     assert f"{len(limited)} stored as limit reached, to solve again" in retry.output
     after = assert_complete_and_sound(db, "standard", 1, 1, 40)
     assert [r for r in after if r.deal not in limited] == [r for r in records if r.deal not in limited]
-    assert all(r.budget == Budget(positions=20000) for r in after if r.deal in limited)
-    assert any(r.verdict.decided for r in after if r.deal in limited)  # deal 5 is solved with more room
-    assert retry.exit_code == (0 if all(r.verdict.decided for r in after) else 4)
+    assert all(r.limit == SearchLimit(positions=20000) for r in after if r.deal in limited)
+    assert any(r.decided for r in after if r.deal in limited)  # deal 5 is solved with more room
+    assert retry.exit_code == (0 if all(r.decided for r in after) else 4)
 
 
 def test_range_exits_0_when_every_deal_is_decided(tmp_path: Path) -> None:

@@ -14,13 +14,14 @@ from click.testing import CliRunner
 from dask.distributed import Client, LocalCluster
 
 from freecell.batch import DaskBackend, check_record, plan_range, solve_into
-from freecell.census import Budget, Census, DealRecord
+from freecell.census import Census, DealRecord
 from freecell.cli import main
 from freecell.rules import find_rules
+from freecell.solver import SearchLimit
 
 # One cell and a budget in positions: all three verdicts, the same on every run.
 ONE_CELL = find_rules("standard", cells=1)
-SMALL = Budget(positions=2000)
+SMALL = SearchLimit(positions=2000)
 FIRST, LAST = 1, 60
 RANGE_ARGS = [f"{FIRST}-{LAST}", "--cells", "1", "--limit", "2000"]
 

@@ -91,6 +91,8 @@ def test_full_boards_need_every_card_once() -> None:
         ("Foundations: X-3\n", "line 1: not a foundation: 'X-3'"),
         ("Foundations: H-14\n", "line 1: not a foundation: 'H-14' (write the suit and its top rank, like 'H-5')"),
         ("Foundations: H3\n", "line 1: not a foundation: 'H3'"),
+        ("Foundations: H-²\n", "line 1: not a foundation: 'H-²'"),  # a digit, but not one of 0 to 9
+        pytest.param("Foundations: H-" + "9" * 5000 + "\n", "line 1: not a foundation: 'H-999", id="5000-digits"),
         ("Foundations: H-3 H-4\n", "laid out with 2 decks, but standard is played with one deck: it looks like double"),
         ("Foundations: H-3 H-4 H-5\n", "line 1: too many H foundations"),
     ],

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from freecell.census import Census
+from freecell.census import Census, DealRecord
 from freecell.cli import main
 from freecell.cli.options import MAX_INPUT_BYTES, read_text
 from freecell.deals import Deal
 from freecell.rules import find_rules
+from freecell.solver import SolveStatus
 
 DATA = Path(__file__).parent / "data"
 SOLUTION_617 = DATA / "solutions" / "fcsolve-617.txt"
@@ -124,6 +125,7 @@ CASES: list[tuple[list[str], bytes | None, str]] = [
     (["range", "1-3", "--limit", "1s", "--limit", "huge"], None, "not a limit"),
     (["range", "1-3", "--scheduler", "local:2", "--jobs", "2"], None, "--jobs sizes the local pool"),
     (["range", "1-3", "--scheduler", "nonsense"], None, "cannot start the workers"),
+    (["range", "1-2", "--db", "/proc/nope/x.db"], None, "cannot create /proc/nope/x.db"),
     (["report", "{folder}"], None, "{folder}"),
     (["report", "/no/such.db"], None, "no such census store"),
     (["report", "/dev/null"], None, "/dev/null"),
@@ -148,7 +150,7 @@ def _input(stdin: bytes | str | None, files: dict[str, Path]) -> bytes | None:
 def test_bad_input_exits_2_with_one_line(
     arguments: list[str], stdin: bytes | None, words: str, files: dict[str, Path], tmp_path: Path
 ) -> None:
-    if arguments[0] in ("range",):
+    if arguments[0] in ("range",) and "--db" not in arguments:
         arguments = [*arguments, "--db", str(tmp_path / "census.db")]
     result = CliRunner().invoke(main, _arguments(arguments, files), input=_input(stdin, files))
     assert "Traceback" not in result.output
@@ -168,6 +170,7 @@ def test_bad_input_exits_2_with_one_line(
         (["replay", "617", "{huge}"], None),
         (["deal", "abc"], None),
         (["solve", "-"], "eight_off"),
+        (["range", "1-2", "--db", "/proc/nope/x.db"], None),
     ],
 )
 def test_the_terminal_sees_one_line(arguments: list[str], stdin: str | None, files: dict[str, Path]) -> None:
@@ -178,6 +181,25 @@ def test_the_terminal_sees_one_line(arguments: list[str], stdin: str | None, fil
     assert done.returncode == 2
     assert len(done.stderr.decode().splitlines()) == 1, done.stderr
     assert done.stdout == b""
+
+
+def test_a_report_without_matplotlib_names_the_extra_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--html draws its plots with matplotlib, from the ``cluster`` extra: without it the
+    report is refused before anything is written, in one line that says what to install."""
+    db, page = tmp_path / "census.db", tmp_path / "out.html"
+    with Census(db) as census:
+        census.store([DealRecord("standard", 4, 11982, SolveStatus.UNSOLVABLE, None, 10, 40, seconds=0.5)])
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # what `import matplotlib` meets where it is missing
+    result = CliRunner().invoke(main, ["report", str(db), "--html", str(page)])
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "freecell: --html draws its plots with matplotlib, which is not installed: pip install 'freecell[cluster]'"
+    ]
+    assert result.stdout == ""
+    assert not page.exists()
 
 
 def test_a_huge_input_is_refused_before_it_is_read_whole(tmp_path: Path) -> None:
@@ -221,7 +243,7 @@ FILE_SIZE_LIMITED = """
 import resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.RLIM_INFINITY))
-from freecell.census import Census
+from freecell.census import Census, DealRecord
 from freecell.cli import main
 main(sys.argv[2:], prog_name="freecell")
 """

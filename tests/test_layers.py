@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "freecell"
-CORE = {"cards", "rules", "position", "notation", "board_format", "deals", "codes", "replay"}
+CORE = {"errors", "cards", "rules", "position", "notation", "board_format", "deals", "codes", "replay"}
 ABOVE_THE_SOLVER = {"game", "store", "batch", "census", "report", "advisor", "lessons", "finish", "web", "cli"}
 
 

@@ -12,28 +12,29 @@ import pytest
 from click.testing import CliRunner
 
 from freecell.batch import check_record
-from freecell.census import Census, DealRecord, Verdict
+from freecell.census import Census, DealRecord
 from freecell.cli import main
 from freecell.report import Summary, html_report, percentile, summaries
 from freecell.rules import find_rules
+from freecell.solver import SolveStatus
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def record(
-    deal: int, verdict: Verdict, seconds: float, length: int | None = None, rules: str = "standard"
+    deal: int, verdict: SolveStatus, seconds: float, length: int | None = None, rules: str = "standard"
 ) -> DealRecord:
-    solution = tuple(["1h"] * 10 + ["23"] * (length or 0)) if verdict is Verdict.SOLVED else ()
+    solution = tuple(["1h"] * 10 + ["23"] * (length or 0)) if verdict is SolveStatus.SOLVED else ()
     return DealRecord(rules, 4, deal, verdict, length, expanded=deal * 10, generated=deal * 40, seconds=seconds,
                       solution=solution)
 
 
 # Ten deals: seven solved (lengths 30..36), two unsolvable, one at the limit.
 RECORDS = [
-    *(record(d, Verdict.SOLVED, seconds=d / 1000, length=29 + d) for d in range(1, 8)),
-    record(8, Verdict.UNSOLVABLE, seconds=2.0),
-    record(9, Verdict.LIMIT, seconds=10.0),
-    record(10, Verdict.UNSOLVABLE, seconds=0.5),
+    *(record(d, SolveStatus.SOLVED, seconds=d / 1000, length=29 + d) for d in range(1, 8)),
+    record(8, SolveStatus.UNSOLVABLE, seconds=2.0),
+    record(9, SolveStatus.LIMIT_REACHED, seconds=10.0),
+    record(10, SolveStatus.UNSOLVABLE, seconds=0.5),
 ]
 
 
@@ -46,7 +47,7 @@ def test_percentile_is_nearest_rank() -> None:
 
 def test_summary_counts_percentiles_and_lists() -> None:
     summary = Summary.of(RECORDS)
-    assert summary.counts == {Verdict.SOLVED: 7, Verdict.UNSOLVABLE: 2, Verdict.LIMIT: 1}
+    assert summary.counts == {SolveStatus.SOLVED: 7, SolveStatus.UNSOLVABLE: 2, SolveStatus.LIMIT_REACHED: 1}
     assert (summary.first, summary.last, summary.total, summary.decided) == (1, 10, 10, False)
     assert summary.length == {50: 33, 90: 36, 99: 36, 100: 36}
     assert summary.mean_length == 33.0
@@ -66,10 +67,10 @@ def test_summary_counts_percentiles_and_lists() -> None:
 
 def test_a_summary_is_of_one_ruleset() -> None:
     with pytest.raises(ValueError, match="one ruleset"):
-        Summary.of([RECORDS[0], record(1, Verdict.UNSOLVABLE, 0.1, rules="bakers-game")])
+        Summary.of([RECORDS[0], record(1, SolveStatus.UNSOLVABLE, 0.1, rules="bakers-game")])
     with pytest.raises(ValueError, match="no results"):
         Summary.of([])
-    mixed = summaries([*RECORDS, record(1, Verdict.UNSOLVABLE, 0.1, rules="bakers-game")])
+    mixed = summaries([*RECORDS, record(1, SolveStatus.UNSOLVABLE, 0.1, rules="bakers-game")])
     assert [(s.rules, s.total) for s in mixed] == [("bakers-game", 1), ("standard", 10)]
 
 

@@ -101,7 +101,7 @@ def test_a_removed_game_file_is_noticed_and_no_move_is_acknowledged(tmp_path: Pa
         for gid in games:
             assert post(f"{base}/games/{gid}/moves", json={"move": MOVES[0]}).status_code == 200
         for suffix in ("", "-wal", "-shm"):
-            Path(f"{db}{suffix}").unlink()
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
         acknowledged = []
         for _ in range(5):
             for gid in games:
@@ -170,3 +170,48 @@ def test_a_full_disk_gives_json_503s_and_every_acknowledged_move_survives(tmp_pa
         assert moves_kept(base, acknowledged) == acknowledged
     finally:
         stop(server)
+
+
+def test_no_shared_memory_file_can_bring_the_server_down(tmp_path: Path) -> None:
+    """SQLite in WAL mode shared between processes maps a ``-shm`` file into memory; when
+    another process truncates it (or makes it unwritable: ``chattr +i``), the next move's
+    access to the mapping killed the server with SIGBUS, without a word. The server keeps
+    that index in its own memory: there is no such file to take away."""
+    db, port = tmp_path / "g.db", free_port()
+    base = f"http://127.0.0.1:{port}/api"
+    server = serve(db, port)
+    try:
+        gid = post(f"{base}/games", json={"rules": "app", "deal": 617}).json()["id"]
+        assert post(f"{base}/games/{gid}/moves", json={"move": MOVES[0]}).status_code == 200
+        shm = Path(f"{db}-shm")
+        if shm.exists():
+            os.truncate(shm, 0)  # what any process that may write the folder can do
+        assert answer(post(f"{base}/games/{gid}/moves", json={"move": MOVES[1]}, timeout=10)) == 200
+        assert server.poll() is None
+        assert not shm.exists()
+    finally:
+        stop(server)
+
+
+def test_a_second_server_or_stats_on_a_store_in_play_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Two servers on one store would each keep its games in memory and write over the
+    other's: the second is refused, and so is reading the statistics meanwhile, in one line."""
+    db, port = tmp_path / "g.db", free_port()
+    server = serve(db, port)
+    in_use = f"freecell: {db} is in use by another process (is freecell play running?)"
+    try:
+        post(f"http://127.0.0.1:{port}/api/games", json={"rules": "app", "deal": 617})
+        for command in (["play", "--no-browser", "--port", "0"], ["stats"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "freecell", *command, "--db", str(db)], capture_output=True, text=True,
+                timeout=30,
+            )
+            assert done.returncode == 2, done
+            assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith(in_use), done.stderr
+            assert done.stdout == ""
+    finally:
+        stop(server)
+    done = subprocess.run(
+        [sys.executable, "-m", "freecell", "stats", "--db", str(db)], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0 and done.stdout.startswith("preset"), done

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import serving
-from freecell.web.service_worker import STATIC, ServiceWorkerError, page_files, worker_script
+from freecell.web.service_worker import STATIC, page_files, worker_script
 
 IMPORT = re.compile(r'^import [^;]*? from "(\.{1,2}/[^"]+)";', re.MULTILINE | re.DOTALL)
 PAGE_LINK = re.compile(r'(?:src|href)="(static/[^"]+)"')
@@ -62,7 +62,7 @@ def test_the_login_page_and_the_static_sites_scripts_are_not_the_pages() -> None
 
 def test_a_worker_without_the_line_for_the_list_is_refused(tmp_path: Path) -> None:
     (tmp_path / "sw.js").write_text("const FILES = ['/'];\n")
-    with pytest.raises(ServiceWorkerError, match="const FILES"):
+    with pytest.raises(RuntimeError, match="const FILES"):
         worker_script(tmp_path)
     (tmp_path / "sw.js").write_text("const FILES = [];\nself.x = FILES;\n")
     (tmp_path / "app.js").write_text("")

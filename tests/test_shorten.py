@@ -8,6 +8,7 @@ solver.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from pathlib import Path
 
@@ -17,14 +18,16 @@ from freecell import Deal, find_rules
 from freecell.position import PlaceKind, Position
 from freecell.replay import replay
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal, solving
+from freecell.solver import SearchLimit, SolveStatus, searches, solve, solve_deal
 from freecell.solver.beam import beam_search
-from freecell.solver.board import HOME, FreeCellProblem
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
+from freecell.solver.plan import plan_for
+from freecell.solver.result import count_non_foundation
 from freecell.solver.search import Budget, Outcome
 from freecell.solver.shortcut import shortcut
 from freecell.solver.shorten import shorten
-from freecell.solver.solving import count_non_foundation
+from freecell.solver.steps import HOME
 from freecell.solver.transcript import write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
@@ -226,12 +229,12 @@ def test_a_win_that_the_proof_finds_comes_cut_short(monkeypatch: pytest.MonkeyPa
     most half that, replayed."""
     rules = find_rules("standard", cells=2)
     position = Deal(rules, 10).position()
-    monkeypatch.setattr(solving, "TIGHT_HANDOVER", 2_000)
-    monkeypatch.setattr(solving, "LATE_PLAN", ())
+    plan = plan_for(rules)
+    plan = dataclasses.replace(plan, hand_over=dataclasses.replace(plan.hand_over, at=2_000, late=()))
     limit = SearchLimit(positions=100_000)
-    cut = solve(position, rules, limit=limit)
-    monkeypatch.setattr(solving, "SHORTCUT_FROM", 10**9)
-    whole = solve(position, rules, limit=limit)
+    cut = solve(position, rules, limit=limit, plan=plan)
+    monkeypatch.setattr(searches, "SHORTCUT_FROM", 10**9)
+    whole = solve(position, rules, limit=limit, plan=plan)
     assert cut.solved and whole.solved
     assert_wins(position, rules, cut.moves)
     assert_wins(position, rules, whole.moves)

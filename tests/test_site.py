@@ -7,7 +7,9 @@ The Pyodide runtime comes from the npm cache that ``scripts/setup --dev`` fills
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -21,12 +23,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from fastapi.testclient import TestClient
 
+import freecell
 import serving
 from freecell import Deal, Position, find_rules
 from freecell.lessons import LESSONS
 from freecell.replay import replay
 from freecell.rules import PRESETS
-from freecell.site import RUNTIME_FILES, SITE_FILE, build_site, fetch_runtime
+from freecell.site import BUILD_FILE, RUNTIME_FILES, SITE_FILE, SiteError, build_site, fetch_runtime
 
 if TYPE_CHECKING:
     from freecell.web.worker import QueuedAnalysis
@@ -99,6 +102,91 @@ def test_the_command_builds_and_rebuilds(runtime: Path, tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
     assert "Wrote the site to" in done.stdout
     assert (tmp_path / "site" / "pyodide" / "pyodide.asm.wasm").is_file()
+
+
+def files_in(folder: Path) -> dict[str, bytes]:
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+
+
+def test_a_rebuild_removes_only_the_files_the_last_build_wrote(runtime: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    first = build_site(target, pyodide=runtime)
+    written = json.loads((target / BUILD_FILE).read_text())["files"]
+    assert written == sorted(first.files) and BUILD_FILE in written
+    assert set(files_in(target)) == set(written)
+    (target / "CNAME").write_text("cards.example.org\n")  # what the publisher keeps there
+    (target / "extra").mkdir()
+    (target / "extra" / "keep.txt").write_text("mine\n")
+    (target / "static" / "js" / "mine.js").write_text("// mine\n")
+    (target / "static" / "old").mkdir()  # a file an older build wrote, which this one does not
+    (target / "static" / "old" / "gone.js").write_text("// old\n")
+    listing = {"built_by": "freecell site", "files": [*written, "static/old/gone.js"]}
+    (target / BUILD_FILE).write_text(json.dumps(listing))
+
+    second = build_site(target, pyodide=runtime)
+    assert second.files == first.files
+    assert (target / "CNAME").read_text() == "cards.example.org\n"
+    assert (target / "extra" / "keep.txt").read_text() == "mine\n"
+    assert (target / "static" / "js" / "mine.js").read_text() == "// mine\n"
+    assert not (target / "static" / "old").exists()  # its file gone, the folder it leaves empty too
+    assert set(files_in(target)) == {*second.files, "CNAME", "extra/keep.txt", "static/js/mine.js"}
+
+
+def test_a_build_stopped_half_way_is_one_the_next_build_knows(
+    runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "site"
+    build_site(target, pyodide=runtime)
+    (target / "CNAME").write_text("cards.example.org\n")
+    replace, moved = os.replace, []
+
+    def replace_until_the_disk_fails(source: Path, destination: Path) -> None:
+        if len(moved) == 5:
+            raise OSError(errno.EIO, "Input/output error")
+        moved.append(destination)
+        replace(source, destination)
+
+    monkeypatch.setattr(os, "replace", replace_until_the_disk_fails)
+    with pytest.raises(OSError, match="Input/output error"):
+        build_site(target, pyodide=runtime)
+    monkeypatch.undo()
+    site = build_site(target, pyodide=runtime)
+    assert set(files_in(target)) == {*site.files, "CNAME"}
+    assert (target / "CNAME").read_text() == "cards.example.org\n"
+
+
+def test_a_copy_of_the_page_folder_is_refused_untouched(runtime: Path, tmp_path: Path) -> None:
+    """It holds the server's static/site.json, but it is no build: nothing in it is removed."""
+    copy = tmp_path / "web"
+    shutil.copytree(Path(freecell.__file__).parent / "web", copy)
+    before = files_in(copy)
+    done = _freecell("site", str(copy), "--pyodide", str(runtime))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"freecell: {copy} is not empty and holds no earlier build: choose a new folder"
+    ]
+    assert files_in(copy) == before
+
+
+def test_a_build_never_writes_over_or_removes_a_file_it_did_not_write(runtime: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    build_site(target, pyodide=runtime)
+    written = json.loads((target / BUILD_FILE).read_text())["files"]
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not the site's\n")
+    # The publisher's own main.js (no longer listed), and a list that points outside the folder.
+    listing = {"built_by": "freecell site", "files": [name for name in written if name != "static/js/main.js"]}
+    (target / BUILD_FILE).write_text(json.dumps(listing))
+    (target / "static" / "js" / "main.js").write_text("// the publisher's\n")
+    before = files_in(target)
+    with pytest.raises(SiteError, match=r"static/js/main\.js was not written by the earlier build"):
+        build_site(target, pyodide=runtime)
+    assert files_in(target) == before
+    (target / BUILD_FILE).write_text(json.dumps({"built_by": "freecell site", "files": ["../outside.txt"]}))
+    done = _freecell("site", str(target), "--pyodide", str(runtime))
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert f"{target / BUILD_FILE} is not the list of files of a build" in done.stderr
+    assert outside.read_text() == "not the site's\n"
 
 
 # --- the contract: the worker answers as the server does --------------------------------
@@ -317,7 +405,7 @@ def test_the_worker_says_when_an_answer_changed_the_store(tmp_path: Path) -> Non
 def unknown_in_play(queue: QueuedAnalysis, owner: str, position: Position) -> None:
     """Ask ``queue`` about ``position`` (standard rules) for ``owner`` and solve its job, as
     the page's solver worker would: its in-play search must leave it unknown."""
-    from freecell.advisor import Verdict
+    from freecell.solver import SolveStatus
     from freecell.web.worker import solve_job
 
     standard = find_rules("standard")
@@ -326,15 +414,15 @@ def unknown_in_play(queue: QueuedAnalysis, owner: str, position: Position) -> No
     assert job is not None
     queue.solved(json.loads(job)["job"], solve_job(job))
     known = queue.advisor.known(position, standard)
-    assert known is not None and known.verdict is Verdict.UNKNOWN
+    assert known is not None and known.verdict is SolveStatus.LIMIT_REACHED
 
 
 def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_on() -> None:
     """The static site's longer search, as the page drives it: a job for a worker of its
     own after a search that reached its limit, its verdict learnt, and a stop when the
     game asks about another position, after which its late answer is not taken."""
-    from freecell.advisor import Advisor, Verdict
-    from freecell.solver import SearchLimit
+    from freecell.advisor import Advisor
+    from freecell.solver import SearchLimit, SolveStatus
     from freecell.web.worker import SITE_LONGER_LIMIT, QueuedAnalysis, solve_job
 
     standard = find_rules("standard")
@@ -349,7 +437,7 @@ def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_o
     assert SITE_LONGER_LIMIT.memory_mb == 600
     queue.longer_solved(json.loads(longer)["job"], solve_job(longer))
     won = queue.advisor.known(first, standard)
-    assert won is not None and won.verdict is Verdict.WINNABLE and not queue.searching_further(first, standard)
+    assert won is not None and won.verdict is SolveStatus.SOLVED and not queue.searching_further(first, standard)
     assert replay(first, standard, won.line).is_won()
 
     unknown_in_play(queue, "game", second)
@@ -360,7 +448,7 @@ def test_the_site_searches_further_after_unknown_and_stops_when_the_game_moves_o
     assert not queue.searching_further(second, standard)
     queue.longer_solved(json.loads(longer)["job"], solve_job(longer))  # too late: not taken
     still = queue.advisor.known(second, standard)
-    assert still is not None and still.verdict is Verdict.UNKNOWN
+    assert still is not None and still.verdict is SolveStatus.LIMIT_REACHED
 
 
 def test_the_sites_longer_search_for_a_game_left_gives_way_to_the_game_played() -> None:
@@ -368,9 +456,9 @@ def test_the_sites_longer_search_for_a_game_left_gives_way_to_the_game_played() 
     does not wait behind the first one's longer search: once the first game's page has
     asked nothing for LEFT_AFTER seconds, the page is told to stop that search, and the
     new game's begins. The first, asked about again, is searched again."""
-    from freecell.advisor import Advisor, Verdict
-    from freecell.solver import SearchLimit
-    from freecell.web.analysis import LEFT_AFTER
+    from freecell.advisor import Advisor
+    from freecell.solver import SearchLimit, SolveStatus
+    from freecell.web.in_play import LEFT_AFTER
     from freecell.web.worker import QueuedAnalysis, solve_job
 
     standard = find_rules("standard")
@@ -394,17 +482,17 @@ def test_the_sites_longer_search_for_a_game_left_gives_way_to_the_game_played() 
     assert second is not None and json.loads(second)["board"] == played.to_text()
     queue.longer_solved(json.loads(second)["job"], solve_job(second))
     won = queue.advisor.known(played, standard)
-    assert won is not None and won.verdict is Verdict.WINNABLE
+    assert won is not None and won.verdict is SolveStatus.SOLVED
     queue.longer_solved(json.loads(first)["job"], solve_job(first))  # too late: not taken
     still = queue.advisor.known(left, standard)
-    assert still is not None and still.verdict is Verdict.UNKNOWN
+    assert still is not None and still.verdict is SolveStatus.LIMIT_REACHED
     queue.request("left", left, standard)  # the player came back to it
     assert queue.searching_further(left, standard)
 
 
 def test_a_longer_answer_that_does_not_replay_is_not_trusted() -> None:
-    from freecell.advisor import Advisor, Verdict
-    from freecell.solver import SearchLimit
+    from freecell.advisor import Advisor
+    from freecell.solver import SearchLimit, SolveStatus
     from freecell.web.worker import QueuedAnalysis, solve_job
 
     standard = find_rules("standard")
@@ -420,6 +508,6 @@ def test_a_longer_answer_that_does_not_replay_is_not_trusted() -> None:
     answer["moves"] = answer["moves"][:-1]  # one move short of the win
     queue.longer_solved(json.loads(longer)["job"], json.dumps(answer))
     known = queue.advisor.known(start, standard)
-    assert known is not None and known.verdict is Verdict.UNKNOWN
+    assert known is not None and known.verdict is SolveStatus.LIMIT_REACHED
     queue.request("game", start, standard)  # asked again: no second longer search
     assert queue.next_longer_job() is None

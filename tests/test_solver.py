@@ -18,10 +18,11 @@ from freecell.notation import parse_move
 from freecell.position import Position
 from freecell.replay import replay
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, solve, solve_deal, solving
-from freecell.solver.board import HOME, FreeCellProblem
+from freecell.solver import SearchLimit, SolveStatus, searches, solve, solve_deal
+from freecell.solver.board import FreeCellProblem
+from freecell.solver.plan import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL, Plan, plan_for
 from freecell.solver.search import _ORDER_BITS, _ORDER_LAST, Alternating, BestFirst, Budget, Outcome, _entry
-from freecell.solver.solving import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL
+from freecell.solver.steps import HOME
 from freecell.solver.transcript import SolverError, write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
@@ -112,7 +113,7 @@ def test_a_win_that_cannot_be_cut_short_still_stands(monkeypatch: pytest.MonkeyP
         calls.append(1)
         raise SolverError("a path to cut short is not a win over its problem")
 
-    monkeypatch.setattr(solving, "shortcut", broken)
+    monkeypatch.setattr(searches, "shortcut", broken)
     uncut = solve_deal(deal)
     assert calls
     assert uncut.status is SolveStatus.SOLVED
@@ -344,7 +345,7 @@ def count_searches_begun(monkeypatch: pytest.MonkeyPatch) -> list[int | tuple[in
         return Alternating(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(BestFirst, "__init__", counting)
-    monkeypatch.setattr(solving, "Alternating", alternating)
+    monkeypatch.setattr(searches, "Alternating", alternating)
     return begun
 
 
@@ -383,6 +384,21 @@ def test_in_bakers_game_a_loss_is_proven_without_restarts(monkeypatch: pytest.Mo
 _WHOLE_PLAN = slice(None)
 
 
+def _proof_at_once(rules: Rules, *, late: slice = _WHOLE_PLAN, kept_room: int | None = None) -> Plan:
+    """The plan of ``rules``'s family with no relaxed walk, the proof begun at 2,000
+    positions, its late searches cut to ``late`` and, under take-back rules, room for
+    ``kept_room`` positions more for the last search behind the proof."""
+    plan = plan_for(rules)
+    assert plan.walks is not None and plan.hand_over.at is not None
+    hand_over = dataclasses.replace(
+        plan.hand_over,
+        at=2_000,
+        late=plan.hand_over.late[late],
+        kept_room=None if plan.hand_over.kept_room is None else kept_room,
+    )
+    return dataclasses.replace(plan, walks=dataclasses.replace(plan.walks, relaxations=()), hand_over=hand_over)
+
+
 @pytest.mark.parametrize(
     ("name", "number", "positions", "within", "without"),
     [
@@ -393,7 +409,7 @@ _WHOLE_PLAN = slice(None)
     ],
 )
 def test_the_late_searches_win_what_the_last_search_wanders_past(
-    name: str, number: int, positions: int, within: slice, without: slice, monkeypatch: pytest.MonkeyPatch
+    name: str, number: int, positions: int, within: slice, without: slice
 ) -> None:
     """Two cells. Deal 16322 is won only by keeping in play a card that the eager
     searches send home: TIGHT_FINAL's alternating search wanders (more than 10 million
@@ -410,20 +426,15 @@ def test_the_late_searches_win_what_the_last_search_wanders_past(
     next test)."""
     rules = find_rules(name, cells=2)
     position = Deal(rules, number).position()
-    monkeypatch.setattr(solving, "RELAXATIONS", ())
-    monkeypatch.setattr(solving, "TIGHT_HANDOVER", 2_000)
-    monkeypatch.setattr(solving, "KEPT_ROOM", 0)
     limit = SearchLimit(positions=positions)
-    plan = solving.LATE_PLAN
-    monkeypatch.setattr(solving, "LATE_PLAN", plan[within])
-    result = solve(position, rules, limit=limit)
+    result = solve(position, rules, limit=limit, plan=_proof_at_once(rules, late=within, kept_room=0))
     assert result.status is SolveStatus.SOLVED
     assert_wins(position, rules, result.moves)
-    monkeypatch.setattr(solving, "LATE_PLAN", plan[without])
-    assert solve(position, rules, limit=limit).status is SolveStatus.LIMIT_REACHED
+    without_it = _proof_at_once(rules, late=without, kept_room=0)
+    assert solve(position, rules, limit=limit, plan=without_it).status is SolveStatus.LIMIT_REACHED
 
 
-def test_under_take_back_rules_the_last_search_goes_on_behind_the_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_under_take_back_rules_the_last_search_goes_on_behind_the_proof() -> None:
     """App with 2 cells, deal 13019: the last search wins it after about 11,000
     positions. With the proof begun at 2,000 (no relaxed walk, no late search), the
     last search goes on behind the proof, and the solve ends in a win whose moves
@@ -432,15 +443,13 @@ def test_under_take_back_rules_the_last_search_goes_on_behind_the_proof(monkeypa
     problem, could not take a card back from home."""
     rules = find_rules("app", cells=2)
     position = Deal(rules, 13019).position()
-    monkeypatch.setattr(solving, "RELAXATIONS", ())
-    monkeypatch.setattr(solving, "TIGHT_HANDOVER", 2_000)
-    monkeypatch.setattr(solving, "LATE_PLAN", ())
     limit = SearchLimit(positions=60_000)
-    result = solve(position, rules, limit=limit)
+    kept = _proof_at_once(rules, late=slice(0, 0), kept_room=plan_for(rules).hand_over.kept_room)
+    result = solve(position, rules, limit=limit, plan=kept)
     assert result.status is SolveStatus.SOLVED
     assert_wins(position, rules, result.moves)
-    monkeypatch.setattr(solving, "KEPT_ROOM", 0)
-    assert solve(position, rules, limit=limit).status is SolveStatus.LIMIT_REACHED
+    dropped = _proof_at_once(rules, late=slice(0, 0), kept_room=0)
+    assert solve(position, rules, limit=limit, plan=dropped).status is SolveStatus.LIMIT_REACHED
 
 
 @given(st.lists(st.integers(-(10**9), 10**6), min_size=1, max_size=60))

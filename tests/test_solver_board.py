@@ -12,21 +12,11 @@ from freecell.cards import parse_card
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import board as board_module
-from freecell.solver.board import (
-    CELL,
-    FUSED,
-    HOME,
-    WON,
-    FreeCellProblem,
-    State,
-    Step,
-    Steps,
-    Weights,
-    fused,
-    fused_moves,
-)
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
-from freecell.solver.search import BestFirst, Budget, Outcome, SearchLimit
+from freecell.solver.search import WON, BestFirst, Budget, Outcome, SearchLimit
+from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, fused, fused_moves
+from freecell.solver.tables import Weights
 from freecell.solver.transcript import verify, write_moves
 
 

@@ -18,6 +18,8 @@ from freecell.notation import split_moves
 from freecell.position import Position
 from freecell.replay import replay
 from freecell.solver import SearchLimit
+from freecell.solver.plan import plan_for
+from freecell.solver.twins import IN_BUILT_RUN, IN_CELL, ON_CARD
 
 DATA = Path(__file__).parent / "data" / "solver"
 
@@ -187,3 +189,42 @@ def test_a_proof_near_the_memory_limit_goes_on_to_its_end(rules: str, other_limi
     code, peak, answer = _solve_with_peak("--rules", rules, "--cells", "2", "--limit", limit, "1")
     assert code == 3 and answer["status"] == "unsolvable"
     assert peak <= limit_mb * 1_000_000 + 2_000_000
+
+
+def _plan_rows(out: str) -> list[str]:
+    """The searches a printed plan lists, by name, in order."""
+    rows = [line.strip() for line in out.splitlines() if line.startswith("  ")]
+    return [row.split("  ")[0] for row in rows if not row.startswith("search ")]
+
+
+@pytest.mark.parametrize(("name", "cells"), [("standard", 4), ("app", 1), ("bakers-game", 4), ("double", 6)])
+def test_the_plan_lists_every_search_of_the_rules_family_in_the_order_they_take_over(name: str, cells: int) -> None:
+    code, out, err = run("--plan", "--rules", name, "--cells", str(cells))
+    assert code == 0 and err == ""
+    rules = find_rules(name, cells=cells)
+    plan = plan_for(rules)
+    walks = [] if plan.walks is None else [f"twins loose {_LOOSE[twins]}" for twins in plan.walks.relaxations]
+    walks += [] if plan.walks is None else ["follow a goal"]
+    kept = [] if plan.hand_over.kept_room is None else [f"{plan.final.name}, kept"]
+    assert _plan_rows(out) == [
+        *(strategy.name for strategy in plan.portfolio),
+        plan.final.name,
+        *(strategy.name for strategy in plan.restarts),
+        *walks,
+        *kept,
+        *(strategy.name for strategy in plan.hand_over.late),
+        "short 1",
+        "short 2",
+    ]
+    assert out.startswith(f"Plan for {name}, {cells} cell")
+    assert ("limit or 200,000 positions" in " ".join(out.split())) is (plan.hand_over.at is not None)
+
+
+_LOOSE = {IN_CELL | IN_BUILT_RUN: "in a cell or in a built run", ON_CARD | IN_CELL: "on a card or in a cell"}
+
+
+def test_the_plan_of_a_game_code_is_that_of_its_rules() -> None:
+    code, out, _ = run("--plan", "--code", Deal(find_rules("app", cells=2), 1).code())
+    assert code == 0
+    assert out.splitlines()[0] == "Plan for app, 2 cells: tight, one deck in alternate colours, take-backs, two cells"
+    assert "tight final, two rankings" in out and "tight final, two rankings, kept" in out

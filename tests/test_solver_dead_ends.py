@@ -9,6 +9,7 @@ in a class the walk calls dead."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import pytest
@@ -20,10 +21,12 @@ from tests.test_solver_twins import EVERY_RELAXATION, LOOSEST, relaxed, tables_w
 from freecell import Deal, find_rules
 from freecell.position import Move, Place, Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, solve, solving
-from freecell.solver.board import DeadEnds, FreeCellProblem
+from freecell.solver import SearchLimit, SolveStatus, losses, solve
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
+from freecell.solver.plan import plan_for
 from freecell.solver.search import Budget, Outcome
+from freecell.solver.twins import DeadEnds
 
 
 class Graph:
@@ -185,7 +188,7 @@ def test_no_position_that_can_be_won_lies_in_a_dead_class(
 APP_1 = find_rules("app", cells=1)
 
 
-def test_dead_ends_decide_a_deal_the_searches_alone_cannot_within_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dead_ends_decide_a_deal_the_searches_alone_cannot_within_the_limit() -> None:
     """App, 1 cell, deal 11548 (won): the first relaxed walk meets a goal after 23,120
     classes, which proves nothing. Passing by the dead classes it found on the way, the
     solve wins within the in-play limit's 300,000 positions (245,561); without them it
@@ -193,13 +196,14 @@ def test_dead_ends_decide_a_deal_the_searches_alone_cannot_within_the_limit(monk
     proven by the first walk alone: its twins are loose only in built runs.)"""
     position = Deal(APP_1, 11548).position()
     limit = SearchLimit(positions=300_000)
-    monkeypatch.setattr(solving, "_LOST", {})  # no loss remembered from elsewhere
     result = solve(position, APP_1, limit=limit)
     assert result.status is SolveStatus.SOLVED
     assert_wins(position, APP_1, result.moves)
-    monkeypatch.setattr(solving, "_LOST", {})
-    monkeypatch.setattr(solving, "DEAD_ENDS", False)
-    assert solve(position, APP_1, limit=limit).status is SolveStatus.LIMIT_REACHED
+    losses.LOST.clear()
+    plan = plan_for(APP_1)
+    assert plan.walks is not None
+    without = dataclasses.replace(plan, walks=dataclasses.replace(plan.walks, dead_ends=False))
+    assert solve(position, APP_1, limit=limit, plan=without).status is SolveStatus.LIMIT_REACHED
 
 
 def test_dead_ends_of_each_kind_are_asked_in_their_own_keys() -> None:
@@ -231,10 +235,10 @@ def test_a_later_solve_of_the_game_goes_on_past_the_dead_ends_an_earlier_one_fou
     start = Deal(APP_1, 3972).position()
     limit = SearchLimit(positions=150_000)
     assert solve(start, APP_1, limit=limit).status is SolveStatus.LIMIT_REACHED
-    assert any(solving._LOST.values())  # the dead ends it found
+    assert any(losses.LOST.values())  # the dead ends it found
     later = start.apply(Move(Place.column(5), Place.column(1), 1), APP_1)
     assert solve(later, APP_1, limit=limit).status is SolveStatus.UNSOLVABLE
-    solving._LOST.clear()
+    losses.LOST.clear()
     assert solve(later, APP_1, limit=limit).status is SolveStatus.LIMIT_REACHED
 
 
@@ -243,25 +247,25 @@ def test_the_dead_ends_kept_for_later_solves_are_bounded(monkeypatch: pytest.Mon
     position = Deal(APP_1, 3972).position()
     limit = SearchLimit(positions=150_000)
     solve(position, APP_1, limit=limit)
-    found = sum(map(len, solving._LOST.values()))
+    found = sum(map(len, losses.LOST.values()))
     assert found > 50_000
-    solving._LOST.clear()
-    monkeypatch.setattr(solving, "LOST_KEPT", 50_000)
+    losses.LOST.clear()
+    monkeypatch.setattr(losses, "LOST_KEPT", 50_000)
     solve(position, APP_1, limit=limit)
-    assert sum(map(len, solving._LOST.values())) <= 50_000
+    assert sum(map(len, losses.LOST.values())) <= 50_000
 
 
 def test_keys_kept_again_count_once_toward_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     """A walk that proves a loss keeps the classes it saw, its dead ends among them:
     keeping those again adds nothing, and forgets nothing kept before. Past the bound,
     the older keys go."""
-    monkeypatch.setattr(solving, "LOST_KEPT", 3)
-    other = solving._LOST.setdefault((APP_1, b"", LOOSEST), {b"class"})
-    kept = solving._LOST.setdefault((APP_1, b"", 0), set())
-    solving._keep_lost(kept, {b"a", b"b"})
-    solving._keep_lost(kept, {b"a", b"b"})
+    monkeypatch.setattr(losses, "LOST_KEPT", 3)
+    other = losses.LOST.setdefault((APP_1, b"", LOOSEST), {b"class"})
+    kept = losses.LOST.setdefault((APP_1, b"", 0), set())
+    losses.keep_lost(kept, {b"a", b"b"})
+    losses.keep_lost(kept, {b"a", b"b"})
     assert kept == {b"a", b"b"} and other == {b"class"}
-    solving._keep_lost(kept, {b"c"})
+    losses.keep_lost(kept, {b"c"})
     assert kept == {b"c"} and not other
 
 
@@ -271,7 +275,7 @@ def test_a_later_solve_that_passes_remembered_dead_ends_by_still_wins() -> None:
     moves replay to a win."""
     position = Deal(APP_1, 16187).position()
     assert solve(position, APP_1, limit=SearchLimit(positions=60_000)).status is SolveStatus.LIMIT_REACHED
-    assert any(solving._LOST.values())
+    assert any(losses.LOST.values())
     result = solve(position, APP_1, limit=SearchLimit(positions=2_000_000))
     assert result.status is SolveStatus.SOLVED
     assert_wins(position, APP_1, result.moves)

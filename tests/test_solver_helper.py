@@ -5,6 +5,7 @@ one without would, within the same limit, with no process left behind."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable
@@ -13,8 +14,10 @@ import pytest
 from tests.test_solver import assert_wins
 
 from freecell import Deal, find_rules
-from freecell.solver import SearchLimit, SolveStatus, solve, solving
+from freecell.rules import Rules
+from freecell.solver import SearchLimit, SolveStatus, helping, losses, solve
 from freecell.solver.helper import GONE, Helper, Reporter, start
+from freecell.solver.plan import RELAXATIONS, Plan, plan_for
 from freecell.solver.search import Budget
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="a helper needs os.fork")
@@ -109,41 +112,46 @@ APP_1 = find_rules("app", cells=1)
 APP_2 = find_rules("app", cells=2)
 
 
+def doing_all(rules: Rules, *, last_proof: bool = True) -> Plan:
+    """The plan of ``rules`` where the helper gets every position left once it starts:
+    what the solve decides past that point, the helper decided (the solve here only
+    waits for it); with ``last_proof`` False, it ends where its last walk meets a goal."""
+    plan = plan_for(rules)
+    assert plan.helper is not None
+    return dataclasses.replace(plan, helper=dataclasses.replace(plan.helper, positions=1.0, last_proof=last_proof))
+
+
 @pytest.fixture
-def helper_does_all(monkeypatch: pytest.MonkeyPatch) -> list[SearchLimit]:
-    """The helper gets every position left once it starts: what the solve decides past
-    that point, the helper decided (the solve here only waits for it). The limits of
-    the helpers started are listed."""
-    monkeypatch.setattr(solving, "HELPER_SHARE", 1.0)
-    monkeypatch.setattr(solving, "_LOST", {})
+def helpers_started(monkeypatch: pytest.MonkeyPatch) -> list[SearchLimit]:
+    """The limits of the helpers started from now on."""
     started: list[SearchLimit] = []
 
     def recorded(work: Callable[[Budget, Reporter], None], limit: SearchLimit) -> Helper | None:
         started.append(limit)
         return start(work, limit)
 
-    monkeypatch.setattr(solving, "start_helper", recorded)
+    monkeypatch.setattr(helping, "start_helper", recorded)
     return started
 
 
-def test_a_loss_the_helper_proves_is_a_loss_and_the_helper_is_gone(helper_does_all: list[SearchLimit]) -> None:
+def test_a_loss_the_helper_proves_is_a_loss_and_the_helper_is_gone(helpers_started: list[SearchLimit]) -> None:
     """App, 1 cell, deal 3318 (lost): its first relaxed walk runs out after 6,334
     classes (see test_solver_dead_ends), past FINAL's EARLY_FROM positions."""
     position = Deal(APP_1, 3318).position()
     before = _children()
-    result = solve(position, APP_1, limit=SearchLimit(positions=300_000), helper=True)
+    result = solve(position, APP_1, limit=SearchLimit(positions=300_000), helper=True, plan=doing_all(APP_1))
     assert result.status is SolveStatus.UNSOLVABLE
-    assert len(helper_does_all) == 1 and 280_000 < (helper_does_all[0].positions or 0) < 300_000
+    assert len(helpers_started) == 1 and 280_000 < (helpers_started[0].positions or 0) < 300_000
     assert _children() == before
-    assert any(solving._LOST.values())  # the classes its proof saw, kept for the game
+    assert any(losses.LOST.values())  # the classes its proof saw, kept for the game
 
 
-def test_a_win_the_helper_finds_replays_to_a_win(helper_does_all: list[SearchLimit]) -> None:
+def test_a_win_the_helper_finds_replays_to_a_win(helpers_started: list[SearchLimit]) -> None:
     """App, 2 cells, deal 18315: the first walk meets its goal after 35,718 classes,
     and the game's search from its way there wins (see FOLLOW)."""
     position = Deal(APP_2, 18315).position()
-    result = solve(position, APP_2, limit=SearchLimit(positions=300_000), helper=True)
-    assert result.status is SolveStatus.SOLVED and len(helper_does_all) == 1
+    result = solve(position, APP_2, limit=SearchLimit(positions=300_000), helper=True, plan=doing_all(APP_2))
+    assert result.status is SolveStatus.SOLVED and len(helpers_started) == 1
     assert_wins(position, APP_2, result.moves)
 
 
@@ -173,16 +181,14 @@ def _listen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
     return heard
 
 
-def test_a_walk_that_meets_a_goal_gives_back_part_of_what_it_holds(
-    helper_does_all: list[SearchLimit], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_walk_that_meets_a_goal_gives_back_part_of_what_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     """App, 2 cells, deal 13233 (lost): the first relaxed walk meets a goal after about
     48,000 classes. The helper then gives back half the positions it has left, which
     the solve here spends (it had none), and begins the next walk with the other half:
     the two together stay within the limit."""
     heard = _listen(monkeypatch)
     position = Deal(APP_2, 13233).position()
-    result = solve(position, APP_2, limit=SearchLimit(positions=150_000), helper=True)
+    result = solve(position, APP_2, limit=SearchLimit(positions=150_000), helper=True, plan=doing_all(APP_2))
     assert result.status is not SolveStatus.SOLVED
     kinds = [message[0] for message in heard]
     assert kinds[:2] == ["release", "walk"], heard
@@ -199,41 +205,42 @@ def test_the_next_walk_is_the_helpers_though_the_last_search_has_given_way(
     memory in a worker that grew large): it begins no walk of its own meanwhile, so the
     helper's second walk runs to the limit, and its dead ends are kept here for the next
     solves."""
-    monkeypatch.setattr(solving, "_LOST", {})
     heard = _listen(monkeypatch)
-    monkeypatch.setattr(solving, "TIGHT_HANDOVER", solving.EARLY_FROM + 2_000)
+    plan = plan_for(APP_1)
+    assert plan.walks is not None
+    plan = dataclasses.replace(plan, hand_over=dataclasses.replace(plan.hand_over, at=plan.walks.begin_at + 2_000))
     position = Deal(APP_1, 25888).position()
-    result = solve(position, APP_1, limit=SearchLimit(positions=150_000), helper=True)
+    result = solve(position, APP_1, limit=SearchLimit(positions=150_000), helper=True, plan=plan)
     assert result.status is SolveStatus.LIMIT_REACHED
-    second = solving.RELAXATIONS[1]
+    second = RELAXATIONS[1]
     assert [message[0] for message in heard][:3] == ["release", "walk", "end"], heard
     assert heard[1] == ("walk", second)
-    assert solving._LOST.get((APP_1, b"", second))
+    assert losses.LOST.get((APP_1, b"", second))
 
 
 def test_where_every_relaxed_walk_meets_a_goal_the_helper_goes_on_with_the_games_own_proof(
-    helper_does_all: list[SearchLimit], monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """App, 1 cell, deal 28766 (a win): both relaxed walks meet a goal whose way leads
     to no win nearby. The helper gives back half of what it holds after the first only:
     then it begins the game's own proof with all it has left, which finds the win."""
     heard = _listen(monkeypatch)
     position = Deal(APP_1, 28766).position()
-    result = solve(position, APP_1, limit=SearchLimit(positions=300_000), helper=True)
+    result = solve(position, APP_1, limit=SearchLimit(positions=300_000), helper=True, plan=doing_all(APP_1))
     assert result.status is SolveStatus.SOLVED
     assert_wins(position, APP_1, result.moves)
     assert [message[0] for message in heard][:4] == ["release", "walk", "walk", "won"], heard
-    assert heard[1] == ("walk", solving.RELAXATIONS[1]) and heard[2] == ("walk", 0)
+    assert heard[1] == ("walk", RELAXATIONS[1]) and heard[2] == ("walk", 0)
 
 
 def test_without_the_games_own_proof_the_helper_ends_where_its_walks_meet_goals(
-    helper_does_all: list[SearchLimit], monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The same deal with HELPER_LAST_PROOF off: the helper gives back half at each
-    goal, and ends; the solve here has nothing left to win it with."""
-    monkeypatch.setattr(solving, "HELPER_LAST_PROOF", False)
+    """The same deal without the helper's last proof: the helper gives back half at
+    each goal, and ends; the solve here has nothing left to win it with."""
     heard = _listen(monkeypatch)
     position = Deal(APP_1, 28766).position()
-    result = solve(position, APP_1, limit=SearchLimit(positions=300_000), helper=True)
+    plan = doing_all(APP_1, last_proof=False)
+    result = solve(position, APP_1, limit=SearchLimit(positions=300_000), helper=True, plan=plan)
     assert [message[0] for message in heard][:4] == ["release", "walk", "release", "end"], heard
     assert result.expanded <= 300_000 + 200

@@ -5,6 +5,7 @@ problem."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -16,22 +17,15 @@ from freecell import Deal, find_rules
 from freecell.cards import parse_card
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, solve, solving
+from freecell.solver import SearchLimit, SolveStatus, losses, solve
 from freecell.solver import board as board_module
-from freecell.solver.board import (
-    CELL,
-    FUSED,
-    HOME,
-    FreeCellProblem,
-    State,
-    Step,
-    Steps,
-    cards_in_cells,
-    fused_moves,
-    step_cost,
-)
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst, SpilledKeys
-from freecell.solver.search import Alternating, BestFirst, Budget, InstrumentedProblem, Outcome
+from freecell.solver.handover import proof_fits, proof_reserve
+from freecell.solver.plan import PROOF_TIME_SHARE, TIGHT_FINAL, TIGHT_HANDOVER, TWO_CELL_FINAL, plan_for
+from freecell.solver.search import BYTES_PER_POSITION, Alternating, BestFirst, Budget, InstrumentedProblem, Outcome
+from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, cards_in_cells, fused_moves, step_cost
+from freecell.solver.take_backs import FUSED_WAYS_MOST
 from freecell.solver.transcript import write_moves
 
 
@@ -135,7 +129,7 @@ def test_with_two_decks_the_last_search_keeps_runs_whole_and_claims_no_loss_for_
     columns: tuple[tuple[int, ...], ...], cells: tuple[int | None, ...], foundations: tuple[int, ...]
 ) -> None:
     """With two decks the last search moves ordered runs whole only (see
-    ``solving.TWO_DECK_FINAL``). Where it runs out of positions the deal may still be
+    ``plan.TWO_DECK_FINAL``). Where it runs out of positions the deal may still be
     won by breaking a run: the solver goes on over every move, and wins. With three cells
     (fewer make a tight game, which keeps runs whole nowhere) and no quick search before
     it, as on a deal where none wins."""
@@ -145,9 +139,7 @@ def test_with_two_decks_the_last_search_keeps_runs_whole_and_claims_no_loss_for_
     state, _ = whole_runs.initial(start)
     assert DepthFirst(whole_runs, state).run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
     assert winnable(start, rules)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(solving, "PORTFOLIO", ())
-        result = solve(start, rules, limit=SearchLimit(seconds=30))
+    result = solve(start, rules, limit=SearchLimit(seconds=30), plan=dataclasses.replace(plan_for(rules), portfolio=()))
     assert result.status is SolveStatus.SOLVED
     assert_wins(start, rules, result.moves)
 
@@ -168,7 +160,7 @@ def test_a_card_goes_home_safely_when_what_could_lie_on_it_could_go_home(
 ) -> None:
     five_of_hearts = 4 * 4 + 2
     for name in ("standard", "strict", "supermove"):
-        ready, sent = FreeCellProblem(find_rules(name), complete=False)._homeward(bytes(foundations))
+        ready, sent = FreeCellProblem(find_rules(name), complete=False).homeward_cards(bytes(foundations))
         assert five_of_hearts in ready
         assert (five_of_hearts in sent) is safe
 
@@ -176,7 +168,7 @@ def test_a_card_goes_home_safely_when_what_could_lie_on_it_could_go_home(
 def test_under_take_back_rules_a_proof_keeps_to_the_settled_cards() -> None:
     five_of_hearts = 4 * 4 + 2
     app = FreeCellProblem(find_rules("app"), complete=True)
-    assert five_of_hearts not in app._homeward(bytes((3, 2, 4, 3)))[1]
+    assert five_of_hearts not in app.homeward_cards(bytes((3, 2, 4, 3)))[1]
 
 
 def test_with_two_decks_a_card_waits_until_the_other_copy_has_a_pile_too() -> None:
@@ -184,10 +176,10 @@ def test_with_two_decks_a_card_waits_until_the_other_copy_has_a_pile_too() -> No
     take the one pile the other 5H may need."""
     five_of_hearts = 4 * 4 + 2
     double = FreeCellProblem(find_rules("double"), complete=False)
-    assert five_of_hearts in double._homeward(bytes((3, 2, 4, 3) * 2))[1]
-    assert five_of_hearts in double._homeward(bytes((13, 13, 4, 13) * 2))[1]
-    assert five_of_hearts not in double._homeward(bytes((13, 13, 4, 13, 13, 13, 2, 13)))[1]
-    assert five_of_hearts not in double._homeward(bytes((3, 2, 4, 3, 3, 1, 4, 3)))[1]  # a 3D may need a 4
+    assert five_of_hearts in double.homeward_cards(bytes((3, 2, 4, 3) * 2))[1]
+    assert five_of_hearts in double.homeward_cards(bytes((13, 13, 4, 13) * 2))[1]
+    assert five_of_hearts not in double.homeward_cards(bytes((13, 13, 4, 13, 13, 13, 2, 13)))[1]
+    assert five_of_hearts not in double.homeward_cards(bytes((3, 2, 4, 3, 3, 1, 4, 3)))[1]  # a 3D may need a 4
 
 
 @pytest.mark.parametrize("order", [1, -1])
@@ -210,13 +202,13 @@ def test_the_settled_cards_of_a_pile_are_those_no_win_needs_back() -> None:
     app = FreeCellProblem(find_rules("app"), complete=True)
     # Piles in the order C D H S. 6S is out, so the red 7s and above may have to come
     # back to hold it; every red 5 is home and settled, so no black card must come back.
-    assert app._settled(bytes([6, 9, 8, 5])) == (6, 6, 6, 5)
-    assert app._settled(bytes([13, 13, 13, 13])) == (13, 13, 13, 13)
-    assert app._settled(bytes([0, 5, 5, 5])) == (0, 1, 1, 2)
+    assert app.settled_heights(bytes([6, 9, 8, 5])) == (6, 6, 6, 5)
+    assert app.settled_heights(bytes([13, 13, 13, 13])) == (13, 13, 13, 13)
+    assert app.settled_heights(bytes([0, 5, 5, 5])) == (0, 1, 1, 2)
     # Building by suit, nothing can be placed on a card home but its own suit's: every
     # card home is settled.
     bakers = FreeCellProblem(find_rules("bakers-game"), complete=True)
-    assert bakers._settled(bytes([0, 5, 9, 2])) == (0, 5, 9, 2)
+    assert bakers.settled_heights(bytes([0, 5, 9, 2])) == (0, 5, 9, 2)
 
 
 @pytest.mark.parametrize(
@@ -372,7 +364,7 @@ def test_a_position_brought_back_in_too_many_ways_lists_some_and_says_so() -> No
     assert not problem.truncated
     fused_steps = [step for step in problem.moves(state) if step[0] == FUSED]
     assert problem.truncated
-    assert len(fused_steps) <= board_module.FUSED_WAYS_MOST
+    assert len(fused_steps) <= FUSED_WAYS_MOST
 
 
 def test_lazy_take_backs_keep_the_verdict_in_fewer_positions(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -410,7 +402,7 @@ def test_a_position_reached_from_a_lost_deal_is_known_lost_at_once() -> None:
         known = solve(position, rules)
         assert (known.status, known.expanded) == (SolveStatus.UNSOLVABLE, 0)
     for position in following:
-        solving._LOST.clear()
+        losses.LOST.clear()
         proven = solve(position, rules)
         assert proven.status is SolveStatus.UNSOLVABLE
         assert proven.expanded > 0
@@ -498,16 +490,16 @@ def test_the_last_search_gives_way_to_a_proof_only_where_the_budget_left_holds_o
     its end proves the loss. With no bound, or room enough, it gives way as before."""
     monkeypatch.setattr(board_module, "FUSED_TAKE_BACKS", False)
     rules = find_rules("app", cells=1)
-    solving._LOST.clear()  # no loss remembered from another test
+    losses.LOST.clear()  # no loss remembered from another test
     result = solve(Deal(rules, 30412).position(), rules, limit=SearchLimit(seconds=None, positions=300_000))
     assert result.status is SolveStatus.UNSOLVABLE
-    assert solving.TIGHT_HANDOVER < result.expanded < 300_000
+    assert TIGHT_HANDOVER < result.expanded < 300_000
 
     budget = Budget(SearchLimit(seconds=None, positions=300_000))
     budget.expanded = 200_000
-    assert not solving._proof_fits(budget, 200_000)
-    assert solving._proof_fits(budget, 100_000)
-    assert solving._proof_fits(Budget(SearchLimit(seconds=None)), 10**9)
+    assert not proof_fits(budget, 200_000, PROOF_TIME_SHARE)
+    assert proof_fits(budget, 100_000, PROOF_TIME_SHARE)
+    assert proof_fits(Budget(SearchLimit(seconds=None)), 10**9, PROOF_TIME_SHARE)
 
 
 def test_best_first_leaves_the_proof_the_memory_its_positions_left_need() -> None:
@@ -515,13 +507,13 @@ def test_best_first_leaves_the_proof_the_memory_its_positions_left_need() -> Non
     or what the positions left need (BYTES_PER_POSITION each) where that is less, but
     never under an eighth of the limit: the proof cannot expand more than is left."""
     no_count = Budget(SearchLimit(seconds=None, memory_mb=600))
-    assert solving._proof_reserve(no_count) == 300_000_000
+    assert proof_reserve(no_count) == 300_000_000
     budget = Budget(SearchLimit(seconds=None, positions=1_000_000, memory_mb=600))
-    assert solving._proof_reserve(budget) == 300_000_000
+    assert proof_reserve(budget) == 300_000_000
     budget.expanded = 800_000  # 200,000 left
-    assert solving._proof_reserve(budget) == 200_000 * solving.BYTES_PER_POSITION
+    assert proof_reserve(budget) == 200_000 * BYTES_PER_POSITION
     budget.expanded = 990_000  # 10,000 left
-    assert solving._proof_reserve(budget) == 75_000_000
+    assert proof_reserve(budget) == 75_000_000
 
 
 @pytest.mark.parametrize("number", [3, 4])
@@ -652,11 +644,11 @@ def test_passing_by_the_move_back_walks_the_same_positions_with_fewer_moves(
 
 def _alternating(start: Position, rules: Rules) -> tuple[Alternating[State, Step, Steps], State]:
     """The two-cell final search: two rankings over the exhaustive problem."""
-    problem = FreeCellProblem(rules, complete=rules.takes_back, weights=solving.TIGHT_FINAL.weights)
+    problem = FreeCellProblem(rules, complete=rules.takes_back, weights=TIGHT_FINAL.weights)
     state, _ = problem.initial(start)
-    assert solving.TWO_CELL_FINAL.also is not None
-    cell_weight, path_weight = solving.TWO_CELL_FINAL.also
-    rankings = ((solving.TIGHT_FINAL.path_weight, 0), (path_weight, cell_weight - solving.TIGHT_FINAL.weights.cell))
+    assert TWO_CELL_FINAL.also is not None
+    cell_weight, path_weight = TWO_CELL_FINAL.also
+    rankings = ((TIGHT_FINAL.path_weight, 0), (path_weight, cell_weight - TIGHT_FINAL.weights.cell))
     return Alternating(problem, state, rankings=rankings, measure=cards_in_cells, cost=step_cost), state
 
 
@@ -703,7 +695,7 @@ def test_two_rankings_expand_each_position_of_a_proof_once_and_may_stop_and_go_o
     assert turns > 50
     assert run.outcome is at_once.outcome
     assert (sliced.expanded, sliced.expanded_keys) == (whole.expanded, whole.expanded_keys)
-    problem = FreeCellProblem(rules, complete=False, weights=solving.TIGHT_FINAL.weights)
+    problem = FreeCellProblem(rules, complete=False, weights=TIGHT_FINAL.weights)
     state, _ = problem.initial(start)
     one = BestFirst(problem, state, path_weight=20, cost=step_cost, lazy=False)
     assert one.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
@@ -716,7 +708,7 @@ def test_with_two_cells_the_last_search_takes_two_rankings_and_wins_where_they_h
     rules = find_rules("standard", cells=2)
     result = solve(Deal(rules, 8691).position(), rules, limit=SearchLimit(positions=60_000))
     assert result.status is SolveStatus.SOLVED
-    alone_problem = FreeCellProblem(rules, complete=False, weights=solving.TIGHT_FINAL.weights)
+    alone_problem = FreeCellProblem(rules, complete=False, weights=TIGHT_FINAL.weights)
     state, _ = alone_problem.initial(Deal(rules, 8691).position())
-    alone = BestFirst(alone_problem, state, path_weight=solving.TIGHT_FINAL.path_weight, cost=step_cost, lazy=False)
+    alone = BestFirst(alone_problem, state, path_weight=TIGHT_FINAL.path_weight, cost=step_cost, lazy=False)
     assert alone.run(Budget(SearchLimit(positions=result.expanded))).outcome is Outcome.LIMIT

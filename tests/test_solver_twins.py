@@ -8,6 +8,7 @@ force over the public rules engine, which shares no code with the solver."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -18,20 +19,13 @@ from tests.test_solver import _small_rules, assert_wins, board, winnable
 from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, solve, solving
-from freecell.solver.board import (
-    IN_BUILT_RUN,
-    IN_CELL,
-    IN_TOP_RUN,
-    ON_CARD,
-    TWIN,
-    TWIN_CELL,
-    FreeCellProblem,
-    State,
-)
+from freecell.solver import SearchLimit, SolveStatus, searches, solve
+from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
+from freecell.solver.plan import RELAXATIONS, plan_for
 from freecell.solver.search import Budget, Outcome
-from freecell.solver.solving import RELAXATIONS
+from freecell.solver.steps import TWIN, TWIN_CELL, State
+from freecell.solver.twins import IN_BUILT_RUN, IN_CELL, IN_TOP_RUN, ON_CARD, loose_pairs
 
 STANDARD_2 = find_rules("standard", cells=2)
 # Every relaxed problem there may be: some of the four, with ON_CARD, IN_TOP_RUN or
@@ -205,7 +199,7 @@ def test_the_problem_finds_the_loose_twins_that_the_definition_names(drawn: tupl
     pairs loose by the definition: no fewer (a class split in two), no more (two classes
     made one, which could prove a loss where there is a win)."""
     problem, state = drawn
-    pairs = problem._loose_pairs(state[0], state[1])
+    pairs = loose_pairs(problem, state[0], state[1])
     assert [card for card in range(52) if card & 3 in (0, 1) and pairs >> card & 1] == _loose_pairs(
         problem.twins, problem, state
     )
@@ -348,6 +342,8 @@ def test_a_relaxed_goal_is_followed_in_the_game_to_a_win(number: int, monkeypatc
     result = solve(position, STANDARD_2, limit=limit)
     assert result.status is SolveStatus.SOLVED
     assert_wins(position, STANDARD_2, result.moves)
-    monkeypatch.setattr(solving, "is_twin_step", lambda step: True)
-    monkeypatch.setattr(solving, "DEAD_ENDS", False)  # passing dead ends by, 14083 is won in time
-    assert solve(position, STANDARD_2, limit=limit).status is SolveStatus.LIMIT_REACHED
+    monkeypatch.setattr(searches, "is_twin_step", lambda step: True)
+    plan = plan_for(STANDARD_2)
+    assert plan.walks is not None
+    plan = dataclasses.replace(plan, walks=dataclasses.replace(plan.walks, dead_ends=False))  # 14083 won in time else
+    assert solve(position, STANDARD_2, limit=limit, plan=plan).status is SolveStatus.LIMIT_REACHED

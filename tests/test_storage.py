@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from freecell.census import Census, CensusError, DealRecord, Verdict
+from freecell.census import Census, CensusError, DealRecord
 from freecell.cli import main
+from freecell.solver import SolveStatus
 from freecell.storage import CENSUS_STORE_ID, GAME_STORE_ID
 from freecell.store import (
     Event,
@@ -30,7 +31,7 @@ from freecell.store import (
 )
 
 GAME = GameRecord("g1", "standard", 4, "number", 617, "board", None, 100.0)
-SOLVED = DealRecord("standard", 4, 1, Verdict.SOLVED, 3, 10, 20, 0.5, solution=("1h", "2h", "3a", "a4"))
+SOLVED = DealRecord("standard", 4, 1, SolveStatus.SOLVED, 3, 10, 20, 0.5, solution=("1h", "2h", "3a", "a4"))
 
 
 def make_games(path: Path) -> Path:
@@ -46,7 +47,7 @@ def make_games(path: Path) -> Path:
 def make_census(path: Path, deals: int = 1) -> Path:
     with Census(path) as census:
         census.store(
-            DealRecord("standard", 4, deal, Verdict.SOLVED, 30, 60, 2000, 0.5, solution=("1h",) * 60)
+            DealRecord("standard", 4, deal, SolveStatus.SOLVED, 30, 60, 2000, 0.5, solution=("1h",) * 60)
             for deal in range(1, deals + 1)
         )
     return path
@@ -176,7 +177,7 @@ def test_a_write_to_a_removed_or_replaced_file_is_refused(tmp_path: Path) -> Non
     with store.writing() as writer:
         writer.add_game(GAME)
     for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink()
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
     with pytest.raises(StoreLostError, match="removed or replaced"), store.writing() as writer:
         writer.add_event("g1", Event("move", 101.0, "38"))
     store.close()

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from freecell.store import Event, GameRecord, Result, Store, default_path, preset_stats
+from freecell.store import (
+    RESULTS_AT_ONCE,
+    Event,
+    GameRecord,
+    Result,
+    Store,
+    StoreInUseError,
+    default_path,
+    preset_stats,
+)
 
 
 def record(game_id: str = "g1", *, number: int | None = 617, lesson: str | None = None) -> GameRecord:
@@ -34,6 +45,19 @@ def test_a_game_and_its_log_come_back_in_order(store: Store) -> None:
     assert store.game("nope") is None
 
 
+def test_every_result_comes_back_oldest_first_however_many_reads_it_takes(store: Store) -> None:
+    count = 2 * RESULTS_AT_ONCE + 7  # three reads
+    finished = [1000.0 - (n % 97) for n in range(count)]  # not in the order they were written
+    with store.writing() as writer:
+        writer.add_game(record())
+        for n, at in enumerate(finished):
+            writer.add_result(Result("g1", "standard", "won" if n % 3 else "lost", 60.0, n, at))
+    results = store.results()
+    assert len(results) == count
+    assert [r.finished for r in results] == sorted(finished)
+    assert [r.moves for r in results] == sorted(range(count), key=lambda n: (finished[n], n))  # ties as written
+
+
 def test_a_random_deal_seed_beyond_sqlite_integers_survives(store: Store) -> None:
     seed = 2**64 - 1
     with store.writing() as writer:
@@ -50,14 +74,41 @@ def test_a_failed_transaction_leaves_nothing(store: Store) -> None:
     assert store.game("g1") is None
 
 
-def test_writes_are_committed_for_another_connection_and_wal_is_on(tmp_path: Path) -> None:
-    store = Store(tmp_path / "games.db")
-    with store.writing() as writer:
-        writer.add_game(record())
-        writer.add_event("g1", Event("move", 101.0, "2a"))
-    other = sqlite3.connect(tmp_path / "games.db")
+# A process that writes a game and a move, then dies without closing the store.
+WRITE_AND_DIE = """
+import os, sys
+from pathlib import Path
+from freecell.store import Event, GameRecord, Store
+store = Store(Path(sys.argv[1]))
+with store.writing() as writer:
+    writer.add_game(GameRecord("g1", "standard", 4, "number", 617, "board", None, 100.0))
+    writer.add_event("g1", Event("move", 101.0, "2a"))
+os._exit(0)
+"""
+
+
+def test_a_write_is_committed_when_its_block_ends_and_the_log_is_on(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    subprocess.run([sys.executable, "-c", WRITE_AND_DIE, str(db)], check=True, timeout=60)
+    other = sqlite3.connect(db)
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert other.execute("SELECT kind, move FROM events").fetchall() == [("move", "2a")]
+
+
+def test_one_process_at_a_time_uses_a_store_and_no_shared_memory_file_is_made(tmp_path: Path) -> None:
+    """The index of the write-ahead log lives in the server's memory, not in a -shm file
+    mapped from disk (which another process could truncate: SIGBUS); so the file is locked
+    while it is open, and every other opening of it is refused, reading or writing."""
+    db = tmp_path / "games.db"
+    store = Store(db)
+    with store.writing() as writer:
+        writer.add_game(record())
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games.db", "games.db-wal"]
+    for readonly in (False, True):
+        with pytest.raises(StoreInUseError, match=f"^{db} is in use by another process"):
+            Store(db, readonly=readonly)
+    store.close()
+    assert Store(db, readonly=True).game("g1") is not None
 
 
 def test_current_keeps_the_last_game_and_the_last_game_or_lesson(store: Store) -> None:

@@ -15,7 +15,7 @@ from freecell import Deal, find_rules, parse_card
 from freecell.position import Place, PlaceKind, Position
 from freecell.rules import Rules
 from freecell.solver import solving
-from freecell.solver.board import CELL, HOME, Step
+from freecell.solver.steps import CELL, HOME, Step
 from freecell.solver.transcript import SolverError, verify, write_moves
 
 STANDARD = find_rules("standard")

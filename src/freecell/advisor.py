@@ -23,10 +23,11 @@ from enum import Enum
 from typing import Final
 
 from freecell.deals import Deal, random_deal
+from freecell.errors import InvalidInputError, UnavailableError
 from freecell.game import is_lost
-from freecell.notation import CELL_CHARS, COLUMN_CHARS
-from freecell.position import Position
-from freecell.replay import ReplayError, replay
+from freecell.notation import parse_move_text
+from freecell.position import Move, Place, PlaceKind, Position
+from freecell.replay import replay
 from freecell.rules import Rules, SequenceMoves
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 
@@ -41,7 +42,7 @@ from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 # unknowns fell from 9 to 5. (The unknowns of seeds 281 to 317, with the solver before dead ends, mostly needed
 # more: 15 of 17 with one cell and 11 of 13 with two took over 300,000 positions
 # without a limit.) Since the relaxed walks run on the other core in play (the server's
-# worker solves with ``helper=True``: see freecell.solver.solving.HELPER_SHARE), the
+# worker solves with ``helper=True``: see freecell.solver.plan.HELPER_SHARE), the
 # positions, not the clock, stop most of what is left unknown (seed 523, app 2 cells:
 # 3 unknown of 3,000 against 7 without the helper; the slowest deal decided took 2.3 s
 # of wall clock, against 2.9).
@@ -56,12 +57,6 @@ LONGER_LIMIT: Final = SearchLimit(seconds=30.0, memory_mb=1000)
 CACHE_SIZE: Final = 20_000
 
 
-class Verdict(Enum):
-    WINNABLE = "winnable"
-    NOT_WINNABLE = "not-winnable"
-    UNKNOWN = "unknown"  # the search reached its limit
-
-
 class Difficulty(Enum):
     EASY = "easy"
     MEDIUM = "medium"
@@ -70,10 +65,11 @@ class Difficulty(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """What is known of a position: the verdict and, when winnable, a winning line
-    (standard notation, every move listed) from exactly this position."""
+    """What is known of a position: the verdict (``LIMIT_REACHED``: unknown, the search
+    reached its limit) and, when solved, a winning line (standard notation, every move
+    listed) from exactly this position."""
 
-    verdict: Verdict
+    verdict: SolveStatus
     line: tuple[str, ...] = ()
     expanded: int = 0
     seconds: float = 0.0
@@ -102,12 +98,8 @@ class WinnableDeal:
     tries: int
 
 
-def _verdict(status: SolveStatus) -> Verdict:
-    if status is SolveStatus.SOLVED:
-        return Verdict.WINNABLE
-    if status is SolveStatus.UNSOLVABLE:
-        return Verdict.NOT_WINNABLE
-    return Verdict.UNKNOWN
+class NoWinnableDealError(UnavailableError):
+    """No deal of those tried was won within the limit: ask again."""
 
 
 class Advisor:
@@ -117,7 +109,7 @@ class Advisor:
     def __init__(self, *, limit: SearchLimit = HINT_LIMIT, cache_size: int = CACHE_SIZE) -> None:
         self.limit = limit
         self._lines: OrderedDict[tuple[Rules, Position], tuple[str, ...]] = OrderedDict()
-        self._by_key: OrderedDict[tuple[Rules, object], tuple[Position, Verdict]] = OrderedDict()
+        self._by_key: OrderedDict[tuple[Rules, object], tuple[Position, SolveStatus]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
@@ -125,30 +117,30 @@ class Advisor:
         """The cached analysis of ``position``, or None if it would need a search. A won
         position, and one with no useful move left, need none: they are known at once."""
         if position.is_won():
-            return Analysis(Verdict.WINNABLE, cached=True)
+            return Analysis(SolveStatus.SOLVED, cached=True)
         with self._lock:
             line = self._lines.get((rules, position))
             if line is not None:
                 self._lines.move_to_end((rules, position))
-                return Analysis(Verdict.WINNABLE, line, cached=True)
+                return Analysis(SolveStatus.SOLVED, line, cached=True)
             entry = self._by_key.get((rules, position.key()))
         if entry is None:
-            return Analysis(Verdict.NOT_WINNABLE, cached=True) if is_lost(position, rules) else None
+            return Analysis(SolveStatus.UNSOLVABLE, cached=True) if is_lost(position, rules) else None
         solved_position, verdict = entry
-        if verdict is not Verdict.WINNABLE:
+        if verdict is not SolveStatus.SOLVED:
             return Analysis(verdict, cached=True)
         with self._lock:
             line = self._lines.get((rules, solved_position))
         if line is None:
             return None
-        translated = translate_line(line, solved_position, position)
         try:
+            translated = translate_line(line, solved_position, position, rules)
             if not replay(position, rules, translated).is_won():
                 return None
-        except ReplayError:
+        except InvalidInputError:  # a ReplayError too
             return None
         self._remember_line(position, rules, translated)
-        return Analysis(Verdict.WINNABLE, translated, cached=True)
+        return Analysis(SolveStatus.SOLVED, translated, cached=True)
 
     def lost_on_the_way(self, position: Position, rules: Rules, earlier: Sequence[Position]) -> bool:
         """Whether ``position``, reached by legal moves through ``earlier`` (the latest
@@ -159,17 +151,17 @@ class Advisor:
             with self._lock:  # the cache alone: a position with no move left has led nowhere
                 entry = self._by_key.get((rules, before.key()))
             verdict = None if entry is None else entry[1]
-            if verdict is Verdict.NOT_WINNABLE:
-                self.remember_verdict(position, rules, Verdict.NOT_WINNABLE)
+            if verdict is SolveStatus.UNSOLVABLE:
+                self.remember_verdict(position, rules, SolveStatus.UNSOLVABLE)
                 return True
-            if verdict is Verdict.WINNABLE:
+            if verdict is SolveStatus.SOLVED:
                 return False
         return False
 
     def analyse(self, position: Position, rules: Rules, *, limit: SearchLimit | None = None) -> Analysis:
         """The verdict on ``position`` and a winning line when it is winnable."""
         known = self.known(position, rules)
-        if known is not None and known.verdict is not Verdict.UNKNOWN:
+        if known is not None and known.verdict is not SolveStatus.LIMIT_REACHED:
             return known
         result = solve(position, rules, limit=limit or self.limit)
         return self.learn(position, rules, result)
@@ -177,19 +169,19 @@ class Advisor:
     def learn(self, position: Position, rules: Rules, result: SolveResult) -> Analysis:
         """Record what a solve of ``position`` found (a solve run elsewhere, e.g. in a
         worker process) and return it as an analysis."""
-        verdict = _verdict(result.status)
-        if verdict is Verdict.WINNABLE:
+        verdict = result.status
+        if verdict is SolveStatus.SOLVED:
             self._remember_line(position, rules, result.moves)
         else:
             self.remember_verdict(position, rules, verdict)
         return Analysis(verdict, result.moves, result.expanded, result.seconds)
 
-    def remember_verdict(self, position: Position, rules: Rules, verdict: Verdict) -> None:
-        """Record a verdict without a line. UNKNOWN (a search that reached its limit) is
-        kept so that it is not asked again and again, and never replaces a real verdict."""
+    def remember_verdict(self, position: Position, rules: Rules, verdict: SolveStatus) -> None:
+        """Record a verdict without a line. LIMIT_REACHED (unknown) is kept so that it is
+        not asked again and again, and never replaces a real verdict."""
         key = (rules, position.key())
         with self._lock:
-            if verdict is Verdict.UNKNOWN and key in self._by_key:
+            if verdict is SolveStatus.LIMIT_REACHED and key in self._by_key:
                 return
             self._by_key[key] = (position, verdict)
             self._trim()
@@ -204,7 +196,7 @@ class Advisor:
         with self._lock:
             for where, suffix in entries:
                 self._lines[(rules, where)] = suffix
-                self._by_key[(rules, where.key())] = (where, Verdict.WINNABLE)
+                self._by_key[(rules, where.key())] = (where, SolveStatus.SOLVED)
             self._trim()
 
     def _trim(self) -> None:
@@ -224,32 +216,41 @@ class Advisor:
         for index in range(len(positions) - 1, -1, -1):
             analysis = self.analyse(positions[index], rules) if search else self.known(positions[index], rules)
             verdict = None if analysis is None else analysis.verdict
-            if verdict is Verdict.WINNABLE:
+            if verdict is SolveStatus.SOLVED:
                 if index == len(positions) - 1:
                     return None
                 return LosingMove(index, moves[index], len(positions) - 1 - index)
-            if verdict is not Verdict.NOT_WINNABLE:
+            if verdict is not SolveStatus.UNSOLVABLE:
                 return None
         return None
 
 
-def translate_line(line: Sequence[str], source: Position, target: Position) -> tuple[str, ...]:
+def translate_line(line: Sequence[str], source: Position, target: Position, rules: Rules) -> tuple[str, ...]:
     """Rewrite a line found from ``source`` for ``target``, which has the same canonical
-    key: the same columns and cells, perhaps in other places."""
-    columns = _matching(source.columns, target.columns, empty=())
-    cells = _matching(source.cells, target.cells, empty=None)
-    table = {COLUMN_CHARS[a]: COLUMN_CHARS[b] for a, b in columns.items()}
-    table.update({CELL_CHARS[a]: CELL_CHARS[b] for a, b in cells.items()})
+    key: the same columns and cells, perhaps in other places. Each move is read in its
+    position and played from the places of ``target`` that hold the same cards. Raises
+    :class:`~freecell.errors.InvalidInputError` if the line does not play from ``source``."""
+    columns = _matching(source.columns, target.columns)
+    cells = _matching(source.cells, target.cells)
+
+    def where(place: Place) -> Place:
+        if place.kind is PlaceKind.COLUMN:
+            return Place.column(columns.get(place.index, place.index))
+        if place.kind is PlaceKind.CELL:
+            return Place.cell(cells.get(place.index, place.index))
+        return place  # a foundation is named by its suit
+
     translated = []
+    here, there = source, target
     for text in line:
-        if text.startswith("h") and len(text) >= 3:  # a take-back: h + suit + target
-            translated.append(text[:2] + table.get(text[2], text[2]) + text[3:])
-        else:
-            translated.append("".join(table.get(ch, ch) for ch in text[:2]) + text[2:])
+        move = here.parse_move(text, rules)
+        moved = Move(where(move.source), where(move.target), move.count)
+        translated.append(there.notation(moved))
+        here, there = here.apply_unchecked(move), there.apply_unchecked(moved)
     return tuple(translated)
 
 
-def _matching(source: Sequence[object], target: Sequence[object], *, empty: object) -> dict[int, int]:
+def _matching(source: Sequence[object], target: Sequence[object]) -> dict[int, int]:
     """For each slot of ``source``, the slot of ``target`` holding the same thing."""
     free: dict[object, list[int]] = {}
     for index, value in enumerate(target):
@@ -267,7 +268,7 @@ def grade(analysis: Analysis, rules: Rules) -> Difficulty:
     home) and how hard the search worked to find it, both measured against a standard
     deal: a double deck's line is twice as long and its search far wider, and under
     single-card rules a run costs a move per card."""
-    length = sum(1 for text in analysis.line if text[1] != "h" or text[0] == "h")
+    length = sum(1 for text in analysis.line if not parse_move_text(text).to_foundation)
     length_scale = rules.decks * (2.2 if rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS else 1.0)
     search_scale = rules.decks**3
     if length <= 35 * length_scale and analysis.expanded <= 400 * search_scale:
@@ -290,12 +291,13 @@ def winnable_deal(
     """A random deal under ``rules`` that ``solver`` (by default the solver, in this
     process) has won; the line was replayed by the rules engine.
 
-    Raises ``RuntimeError`` if ``max_tries`` deals in a row were not won within the limit.
+    Raises :class:`NoWinnableDealError` if ``max_tries`` deals in a row were not won
+    within the limit.
     """
     for tries in range(1, max_tries + 1):
         deal = random_deal(rules)
         result = solver(deal.position(), rules, limit)
         if result.status is SolveStatus.SOLVED:
-            analysis = Analysis(Verdict.WINNABLE, result.moves, result.expanded, result.seconds)
+            analysis = Analysis(SolveStatus.SOLVED, result.moves, result.expanded, result.seconds)
             return WinnableDeal(deal, analysis, grade(analysis, rules), tries)
-    raise RuntimeError(f"no winnable {rules.name} deal was found in {max_tries} tries")
+    raise NoWinnableDealError(f"no winnable {rules.name} deal was found in {max_tries} tries: try again")

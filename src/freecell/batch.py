@@ -22,18 +22,13 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, Final, Protocol
 
-from freecell.census import Budget, Census, DealRecord, Verdict
+from freecell.census import Census, DealRecord
 from freecell.deals import Deal
+from freecell.errors import InvalidInputError
 from freecell.replay import replay
 from freecell.rules import Rules, cells_text
 from freecell.solver import SearchLimit, SolveStatus, solve
 from freecell.worker_process import start_pool_worker
-
-_VERDICTS = {
-    SolveStatus.SOLVED: Verdict.SOLVED,
-    SolveStatus.UNSOLVABLE: Verdict.UNSOLVABLE,
-    SolveStatus.LIMIT_REACHED: Verdict.LIMIT,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +40,15 @@ class Failure:
     message: str
 
 
-Outcome = DealRecord | Failure
+DealOutcome = DealRecord | Failure
 
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
-    """A unit of work: some deals of one ruleset, solved under one budget."""
+    """A unit of work: some deals of one ruleset, each solved within one limit."""
 
     rules: Rules
-    budget: Budget
+    limit: SearchLimit
     deals: tuple[int, ...]
 
 
@@ -62,30 +57,30 @@ class ChunkResult:
     """What a worker sends back for a chunk: one outcome per deal, and its wall time."""
 
     chunk: Chunk
-    outcomes: tuple[Outcome, ...]
+    outcomes: tuple[DealOutcome, ...]
     seconds: float
 
 
-def solve_deal(rules: Rules, number: int, budget: Budget) -> Outcome:
-    """Solve deal ``number`` and check the answer: a solution is replayed through the rules
-    engine and must win. Any error is returned as a :class:`Failure`, never raised."""
+def solve_deal(rules: Rules, number: int, limit: SearchLimit) -> DealOutcome:
+    """Solve deal ``number`` within ``limit`` and check the answer: a solution is replayed
+    through the rules engine and must win. Any error is returned as a :class:`Failure`,
+    never raised."""
     try:
-        limit = SearchLimit(seconds=budget.seconds, positions=budget.positions, memory_mb=budget.memory_mb)
         result = solve(Deal(rules, number).position(), rules, limit=limit)
-        verdict = _VERDICTS[result.status]
+        verdict = result.status
         record = DealRecord(
             rules=rules.name,
             cells=rules.cells,
             deal=number,
             verdict=verdict,
-            length=result.non_foundation_moves if verdict is Verdict.SOLVED else None,
+            length=result.non_foundation_moves if verdict is SolveStatus.SOLVED else None,
             expanded=result.expanded,
             generated=result.generated,
             seconds=result.seconds,
-            solution=tuple(result.moves) if verdict is Verdict.SOLVED else (),
-            budget=budget,
+            solution=tuple(result.moves) if verdict is SolveStatus.SOLVED else (),
+            limit=limit,
         )
-        if verdict is Verdict.SOLVED:
+        if verdict is SolveStatus.SOLVED:
             check_record(record, rules)
     except Exception as error:  # one bad deal must not sink a census of millions
         return Failure(number, f"{type(error).__name__}: {error}")
@@ -93,21 +88,22 @@ def solve_deal(rules: Rules, number: int, budget: Budget) -> Outcome:
 
 
 def check_record(record: DealRecord, rules: Rules) -> None:
-    """Replay a stored solution over its deal under ``rules``; raise ``ValueError`` (a
-    :class:`~freecell.game.ReplayError` for an illegal move) unless it wins."""
+    """Replay a stored solution over its deal under ``rules``; raise
+    :class:`~freecell.errors.InvalidInputError` (a :class:`~freecell.replay.ReplayError`
+    for an illegal move) unless it wins."""
     if (record.rules, record.cells) != (rules.name, rules.cells):
-        raise ValueError(f"deal {record.deal} was solved under {record.rules} with {cells_text(record.cells)}")
-    if record.verdict is not Verdict.SOLVED:
+        raise InvalidInputError(f"deal {record.deal} was solved under {record.rules} with {cells_text(record.cells)}")
+    if record.verdict is not SolveStatus.SOLVED:
         return
     end = replay(Deal(rules, record.deal).position(), rules, record.solution)
     if not end.is_won():
-        raise ValueError(f"the stored solution of deal {record.deal} leaves {end.cards_home} cards home")
+        raise InvalidInputError(f"the stored solution of deal {record.deal} leaves {end.cards_home} cards home")
 
 
 def solve_chunk(chunk: Chunk) -> ChunkResult:
     """Solve every deal of ``chunk`` in turn (this runs on a worker)."""
     start = time.perf_counter()
-    outcomes = tuple(solve_deal(chunk.rules, number, chunk.budget) for number in chunk.deals)
+    outcomes = tuple(solve_deal(chunk.rules, number, chunk.limit) for number in chunk.deals)
     return ChunkResult(chunk, outcomes, time.perf_counter() - start)
 
 
@@ -150,7 +146,7 @@ class PoolBackend:
 
     def __init__(self, jobs: int) -> None:
         if jobs < 1:
-            raise ValueError(f"--jobs must be at least 1, not {jobs}")
+            raise InvalidInputError(f"--jobs must be at least 1, not {jobs}")
         self._jobs = jobs
         self._pool = self._start()
         self._generation = 0
@@ -248,10 +244,10 @@ class DaskBackend:
 
 
 def local_workers(address: str) -> int:
-    """N of a ``local:N`` scheduler address; raises ``ValueError`` unless N is a number ≥ 1."""
+    """N of a ``local:N`` scheduler address; raises :class:`~freecell.errors.InvalidInputError` unless N ≥ 1."""
     text = address.removeprefix("local:")
     if not (text.isascii() and text.isdigit()) or len(text) > 6 or int(text) < 1:
-        raise ValueError(f"--scheduler local:N needs a number of workers N ≥ 1, not {text!r}")
+        raise InvalidInputError(f"--scheduler local:N needs a number of workers N ≥ 1, not {text!r}")
     return int(text)
 
 
@@ -333,26 +329,29 @@ class RangePlan:
             end = min(start + PLAN_BATCH - 1, self.last)
             stored = self.census.stored_deals(rules.name, rules.cells, start, end)
             if self.retry_limited:
-                yield from sorted(deal for deal, verdict in stored.items() if verdict is Verdict.LIMIT)
+                yield from sorted(deal for deal, verdict in stored.items() if verdict is SolveStatus.LIMIT_REACHED)
             else:
                 yield from (deal for deal in range(start, end + 1) if deal not in stored)
 
 
 def check_range(rules: Rules, first: int, last: int) -> None:
-    """Raise ``ValueError`` for an empty range and :class:`InvalidDealError` beyond the
+    """Raise :class:`~freecell.errors.InvalidInputError` for an empty range (an
+    :class:`InvalidDealError` beyond the
     last deal ``rules`` can deal; needs no census, so a refused range opens no file."""
     if first < 1 or last < first:
-        raise ValueError(f"a range runs from a first deal ≥ 1 to a last deal ≥ the first, not {first}-{last}")
+        raise InvalidInputError(
+            f"a range runs from a first deal ≥ 1 to a last deal ≥ the first, not {first}-{last}"
+        )
     Deal(rules, last)  # raises InvalidDealError beyond the last deal
 
 
 def plan_range(census: Census, rules: Rules, first: int, last: int, *, retry_limited: bool = False) -> RangePlan:
     """The deals from ``first`` to ``last`` still to solve (see :class:`RangePlan`).
-    Raises ``ValueError`` for an empty range and :class:`InvalidDealError` beyond the last
-    deal."""
+    Raises :class:`~freecell.errors.InvalidInputError` for an empty range (an
+    :class:`InvalidDealError` beyond the last deal)."""
     check_range(rules, first, last)
     if retry_limited:
-        count = census.stored_count(rules.name, rules.cells, first, last, verdict=Verdict.LIMIT)
+        count = census.stored_count(rules.name, rules.cells, first, last, verdict=SolveStatus.LIMIT_REACHED)
     else:
         count = last - first + 1 - census.stored_count(rules.name, rules.cells, first, last)
     return RangePlan(census, rules, first, last, retry_limited, count)
@@ -371,7 +370,7 @@ def pool_size(jobs: int | None, deals: int) -> int:
     return max(1, min(jobs or available_cores(), available_cores(), deals))
 
 
-def solve_chunks(backend: Backend, rules: Rules, budget: Budget, deals: Deals) -> Iterator[ChunkResult]:
+def solve_chunks(backend: Backend, rules: Rules, limit: SearchLimit, deals: Deals) -> Iterator[ChunkResult]:
     """Solve ``deals`` on ``backend`` and yield each chunk's result as it finishes.
 
     Twice as many chunks as slots are kept in flight, so no worker waits for work and a
@@ -391,7 +390,7 @@ def solve_chunks(backend: Backend, rules: Rules, budget: Budget, deals: Deals) -
                 exhausted = True
                 break
             remaining -= len(taken)
-            backend.submit(Chunk(rules, budget, taken))
+            backend.submit(Chunk(rules, limit, taken))
             in_flight += 1
         if not in_flight:
             return
@@ -413,15 +412,16 @@ def solve_into(
     census: Census,
     backend: Backend,
     rules: Rules,
-    budget: Budget,
+    limit: SearchLimit,
     deals: Deals,
     *,
     progress: Callable[[int], None] | None = None,
 ) -> RangeRun:
-    """Solve ``deals`` and store every result in ``census`` as its chunk comes back, one
-    transaction per chunk; ``progress`` is told how many deals each chunk settled."""
+    """Solve ``deals``, each within ``limit``, and store every result in ``census`` as its
+    chunk comes back, one transaction per chunk; ``progress`` is told how many deals each
+    chunk settled."""
     run = RangeRun()
-    for result in solve_chunks(backend, rules, budget, deals):
+    for result in solve_chunks(backend, rules, limit, deals):
         records = [outcome for outcome in result.outcomes if isinstance(outcome, DealRecord)]
         run.stored += census.store(records)
         run.failures.extend(outcome for outcome in result.outcomes if isinstance(outcome, Failure))

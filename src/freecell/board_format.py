@@ -220,7 +220,7 @@ def _parse_foundations(rest: str, line: int) -> list[tuple[int, int]]:
 def _foundation_rank(text: str) -> int | None:
     if text in ("0", "-", ""):
         return 0
-    if text.isdigit() and 1 <= int(text) <= KING:
+    if len(text) <= 2 and text.isascii() and text.isdigit() and 1 <= int(text) <= KING:  # not '²', nor 5,000 digits
         return int(text)
     if len(text) == 1 and text in RANK_LETTERS:
         return RANK_LETTERS.index(text) + 1

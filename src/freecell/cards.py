@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from freecell.errors import InvalidInputError
+
 Card = int
 
 CLUBS: Final = 0
@@ -45,7 +47,7 @@ _SUIT_SPELLINGS: Final = {
 }
 
 
-class InvalidCardError(ValueError):
+class InvalidCardError(InvalidInputError):
     """A piece of text does not name a card."""
 
 

@@ -14,13 +14,13 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Final
 
-from freecell.storage import CENSUS_STORE_ID, FileWatch, StoreKind, UnusableStoreError, open_store
+from freecell.solver import SearchLimit, SolveStatus
+from freecell.storage import CENSUS_STORE_ID, FileWatch, StoreError, StoreKind, UnusableStoreError, open_store
 
 SCHEMA_VERSION = 1
 
@@ -45,60 +45,59 @@ CREATE TABLE IF NOT EXISTS results (
 """
 
 
-class Verdict(Enum):
-    """What the solver decided about one deal, as stored."""
-
-    SOLVED = "solved"
-    UNSOLVABLE = "unsolvable"
-    LIMIT = "limit"
-
-    @property
-    def decided(self) -> bool:
-        """Solved or proven unsolvable: nothing more to do for this deal."""
-        return self is not Verdict.LIMIT
+# The solver's verdict as the ``verdict`` column holds it.
+_STORED: Final = {
+    SolveStatus.SOLVED: "solved", SolveStatus.UNSOLVABLE: "unsolvable", SolveStatus.LIMIT_REACHED: "limit",
+}
+_READ: Final = {text: status for status, text in _STORED.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """The search limit a result was found under, as stored beside it."""
+def verdict_text(verdict: SolveStatus) -> str:
+    """The verdict as the census stores and exports it: ``solved``, ``unsolvable`` or ``limit``."""
+    return _STORED[verdict]
 
-    seconds: float | None = None
-    positions: int | None = None
-    memory_mb: int | None = None
+NO_LIMIT: Final = SearchLimit()
 
-    def __str__(self) -> str:
-        parts = []
-        if self.seconds is not None:
-            parts.append(f"{self.seconds:g}s")
-        if self.positions is not None:
-            parts.append(f"{self.positions} positions")
-        if self.memory_mb is not None:
-            parts.append(f"{self.memory_mb}MB")
-        return ", ".join(parts) or "no limit"
+
+def describe_limit(limit: SearchLimit) -> str:
+    """A search limit in words: ``10s, 200000 positions, 512MB``, or ``no limit``."""
+    parts = []
+    if limit.seconds is not None:
+        parts.append(f"{limit.seconds:g}s")
+    if limit.positions is not None:
+        parts.append(f"{limit.positions} positions")
+    if limit.memory_mb is not None:
+        parts.append(f"{limit.memory_mb}MB")
+    return ", ".join(parts) or "no limit"
 
 
 @dataclass(frozen=True, slots=True)
 class DealRecord:
-    """One deal's stored result. ``solution`` holds every move in standard notation
-    (empty unless solved, or when read without solutions); ``length`` counts the moves that
-    do not go to a foundation and ``moves`` all of them (taken from the solution when it is
-    given)."""
+    """One deal's stored result, found within ``limit``. ``solution`` holds every move in
+    standard notation (empty unless solved, or when read without solutions); ``length``
+    counts the moves that do not go to a foundation and ``moves`` all of them (taken from
+    the solution when it is given)."""
 
     rules: str
     cells: int
     deal: int
-    verdict: Verdict
+    verdict: SolveStatus
     length: int | None
     expanded: int
     generated: int
     seconds: float
     solution: tuple[str, ...] = ()
-    budget: Budget = Budget()
+    limit: SearchLimit = NO_LIMIT
     moves: int | None = None
 
     def __post_init__(self) -> None:
         if self.solution:
             object.__setattr__(self, "moves", len(self.solution))
+
+    @property
+    def decided(self) -> bool:
+        """Solved or proven unsolvable: nothing more to do for this deal."""
+        return self.verdict is not SolveStatus.LIMIT_REACHED
 
 
 _COLUMNS = (
@@ -107,7 +106,7 @@ _COLUMNS = (
 )
 
 
-class CensusError(ValueError):
+class CensusError(StoreError):
     """The file is not a census store, or a record cannot be stored."""
 
 
@@ -181,21 +180,23 @@ class Census:
                     self._db.execute("ROLLBACK")
             raise
 
-    def stored_deals(self, rules: str, cells: int, first: int, last: int) -> dict[int, Verdict]:
+    def stored_deals(self, rules: str, cells: int, first: int, last: int) -> dict[int, SolveStatus]:
         """The verdict stored for each deal from ``first`` to ``last`` that has one."""
         cursor = self._db.execute(
             "SELECT deal, verdict FROM results WHERE rules = ? AND cells = ? AND deal BETWEEN ? AND ?",
             (rules, cells, first, last),
         )
-        return {deal: Verdict(verdict) for deal, verdict in cursor}
+        return {deal: _READ[verdict] for deal, verdict in cursor}
 
-    def stored_count(self, rules: str, cells: int, first: int, last: int, *, verdict: Verdict | None = None) -> int:
+    def stored_count(
+        self, rules: str, cells: int, first: int, last: int, *, verdict: SolveStatus | None = None
+    ) -> int:
         """How many deals from ``first`` to ``last`` have a result stored (of ``verdict``)."""
         query = "SELECT count(*) FROM results WHERE rules = ? AND cells = ? AND deal BETWEEN ? AND ?"
         params: list[object] = [rules, cells, first, last]
         if verdict is not None:
             query += " AND verdict = ?"
-            params.append(verdict.value)
+            params.append(verdict_text(verdict))
         return int(self._db.execute(query, params).fetchone()[0])
 
     def records(
@@ -234,26 +235,26 @@ def _filters(**values: object) -> tuple[str, list[object]]:
 
 
 def _row(record: DealRecord) -> Sequence[object]:
-    if record.verdict is Verdict.SOLVED and not record.solution:
+    if record.verdict is SolveStatus.SOLVED and not record.solution:
         raise CensusError(f"deal {record.deal} is marked solved but has no solution")
-    solution = " ".join(record.solution) if record.verdict is Verdict.SOLVED else None
-    budget = record.budget
+    solution = " ".join(record.solution) if record.verdict is SolveStatus.SOLVED else None
+    limit = record.limit
     return (
-        record.rules, record.cells, record.deal, record.verdict.value, record.length, record.moves,
+        record.rules, record.cells, record.deal, verdict_text(record.verdict), record.length, record.moves,
         record.expanded, record.generated, record.seconds, solution,
-        budget.seconds, budget.positions, budget.memory_mb,
+        limit.seconds, limit.positions, limit.memory_mb,
     )
 
 
-_budget = lru_cache(maxsize=256)(Budget)  # a census has few budgets and many rows
+_limit = lru_cache(maxsize=256)(SearchLimit)  # a census has few limits and many rows
 
 
 def _record(row: tuple[Any, ...]) -> DealRecord:
     rules, cells, deal, verdict, length, moves, expanded, generated, seconds, solution = row[:10]
     return DealRecord(
-        rules=rules, cells=cells, deal=deal, verdict=Verdict(verdict), length=length,
+        rules=rules, cells=cells, deal=deal, verdict=_READ[verdict], length=length,
         expanded=expanded, generated=generated, seconds=seconds,
         solution=tuple(solution.split()) if solution else (),
-        budget=_budget(*row[10:]),
+        limit=_limit(*row[10:]),
         moves=moves,
     )

@@ -21,7 +21,8 @@ import re
 from typing import Final
 
 from freecell.deals import MAX_DEAL, MAX_SEED, Deal, DealKind, InvalidDealError
-from freecell.rules import PRESETS, UnknownRulesError, find_rules_by_code
+from freecell.errors import InvalidInputError
+from freecell.rules import PRESETS, InvalidRulesError, UnknownRulesError, find_rules_by_code
 
 ALPHABET: Final = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _WIDTH: Final = {DealKind.NUMBER: 7, DealKind.SEED: 13}
@@ -30,7 +31,7 @@ _RULES_PART_RE: Final = re.compile(r"^([A-Z]{2})([0-9]{1,2})$")
 _EXAMPLE: Final = "FC1-ST4-N00000K9Z"  # deal 617
 
 
-class InvalidGameCodeError(ValueError):
+class InvalidGameCodeError(InvalidInputError):
     """A game code that cannot be read; the message says what is wrong."""
 
 
@@ -126,7 +127,7 @@ def decode_game_code(code: str) -> Deal:
         raise InvalidGameCodeError(
             f"the game code {code!r} names an unknown ruleset {tag!r} (known: {tags})"
         ) from None
-    except ValueError as error:
+    except InvalidRulesError as error:
         raise InvalidGameCodeError(f"the game code {code!r} is wrong: {error}") from None
     number = 0
     for ch in digits:

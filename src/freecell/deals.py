@@ -26,6 +26,7 @@ from enum import Enum
 from typing import Final
 
 from freecell.cards import Card, full_deck
+from freecell.errors import InvalidInputError
 from freecell.position import Position
 from freecell.rules import Dealer, Rules, cells_text
 
@@ -35,7 +36,7 @@ _MASK32: Final = 0xFFFFFFFF
 _MASK64: Final = 0xFFFFFFFFFFFFFFFF
 
 
-class InvalidDealError(ValueError):
+class InvalidDealError(InvalidInputError):
     """A deal number or seed outside its range."""
 
 

@@ -34,6 +34,7 @@ from typing import Final
 
 from freecell.cards import Card, card_rank, card_suit, is_red, make_card, suit_is_red
 from freecell.deals import Deal
+from freecell.errors import NotPossibleNowError
 from freecell.position import Move, Place, PlaceKind, Position
 from freecell.rules import AutoMoves, Building, Rules, SequenceMoves
 
@@ -46,7 +47,7 @@ class Outcome(Enum):
     LOST = "lost"
 
 
-class NothingToUndoError(ValueError):
+class NothingToUndoError(NotPossibleNowError):
     """Undo or redo was asked for with nothing to undo or redo."""
 
 

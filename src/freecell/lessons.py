@@ -23,19 +23,21 @@ from dataclasses import dataclass
 from typing import Final
 
 from freecell.cards import card_name, card_suit, parse_card
+from freecell.errors import InvalidInputError, NotFoundError
+from freecell.notation import FOUNDATION_CHAR, parse_place
 from freecell.position import Move, Place, PlaceKind, Position
 from freecell.rules import PRESETS, STANDARD, Rules
 
 ANY_CELL: Final = "cell"
 ANY_EMPTY_COLUMN: Final = "empty"
-FOUNDATION: Final = "h"
+FOUNDATION: Final = FOUNDATION_CHAR
 
 
-class LessonMistakeError(ValueError):
+class LessonMistakeError(InvalidInputError):
     """A move the lesson does not take; the message explains the mistake."""
 
 
-class UnknownLessonError(KeyError):
+class UnknownLessonError(NotFoundError):
     """No lesson has that id."""
 
 
@@ -64,7 +66,7 @@ class Step:
             return False
         if self.to == ANY_EMPTY_COLUMN:
             return not position.columns[target.index]
-        return target.index == _column_index(self.to)
+        return target == parse_place(self.to, position)
 
     def move(self, position: Position) -> Move:
         """The move that does this step in ``position`` (the first free cell or empty
@@ -89,12 +91,8 @@ class Step:
         elif self.to == ANY_EMPTY_COLUMN:
             target = Place.column(next(i for i, c in enumerate(position.columns) if not c))
         else:
-            target = Place.column(_column_index(self.to))
+            target = parse_place(self.to, position)
         return Move(source, target, count)
-
-
-def _column_index(char: str) -> int:
-    return "1234567890".index(char)
 
 
 def _moving_card(move: Move, position: Position) -> int | None:
@@ -136,7 +134,7 @@ class Lesson:
         """
         try:
             move = position.parse_move(text, self.rules)
-        except ValueError as error:
+        except InvalidInputError as error:
             raise LessonMistakeError(str(error)) from None
         step = self.step(number)
         if step is None:

@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Final
 
 from freecell.cards import parse_suit
+from freecell.errors import InvalidInputError
 from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position, can_stack
 from freecell.rules import Rules
 
@@ -39,8 +40,12 @@ FOUNDATION_CHAR: Final = "h"
 SUIT_CHARS: Final = "cdhs"
 
 
-class InvalidMoveError(ValueError):
+class InvalidMoveError(InvalidInputError):
     """Text that is not a move in standard notation (the syntax is wrong)."""
+
+
+class InvalidPlaceError(InvalidInputError):
+    """Text that names no place of the table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +56,11 @@ class MoveText:
     target: str
     count: int | None = None
     suit: int | None = None
+
+    @property
+    def to_foundation(self) -> bool:
+        """Whether the move sends a card home."""
+        return self.target == FOUNDATION_CHAR
 
 
 # "10" is fc-solve's spelling of the tenth column; no canonical move is read differently
@@ -194,11 +204,7 @@ def format_move(move: Move, position: Position) -> str:
     """Write ``move``, made from ``position``, in standard notation."""
     source = move.source
     target = move.target
-    if source.kind is PlaceKind.FOUNDATION:
-        head = FOUNDATION_CHAR + SUIT_CHARS[source.index]
-    else:
-        head = place_char(source)
-    text = head + place_char(target)
+    text = place_text(source) + place_char(target)
     if (
         move.count > 1
         and target.kind is PlaceKind.COLUMN
@@ -221,6 +227,35 @@ def place_char(place: Place) -> str:
     if place.kind is PlaceKind.CELL:
         return CELL_CHARS[place.index]
     return FOUNDATION_CHAR
+
+
+def place_text(place: Place) -> str:
+    """A place as the API names it: :func:`place_char`, with the suit after ``h`` for a
+    foundation pile (as a take-back's source is written: ``hs``)."""
+    if place.kind is PlaceKind.FOUNDATION:
+        return FOUNDATION_CHAR + SUIT_CHARS[place.index]
+    return place_char(place)
+
+
+def parse_place(text: str, position: Position) -> Place:
+    """The place of ``position`` that ``text`` names, as :func:`place_text` writes it (``10``
+    for a tenth column too); raises :class:`InvalidPlaceError` for a place not there.
+
+    >>> from freecell import Deal, find_rules
+    >>> parse_place("hs", Deal(find_rules("standard"), 1).position())
+    Place.foundation(3)
+    """
+    cleaned = text.strip().lower()
+    if len(cleaned) == 2 and cleaned[0] == FOUNDATION_CHAR and cleaned[1] in SUIT_CHARS:
+        return Place.foundation(SUIT_CHARS.index(cleaned[1]))
+    place = _PLACES.get(cleaned)
+    if place is not None and place.kind is not PlaceKind.FOUNDATION:
+        there = position.columns if place.kind is PlaceKind.COLUMN else position.cells
+        if place.index < len(there):
+            return place
+    raise InvalidPlaceError(
+        f"there is no place {cleaned!r} on this table (a column digit, a cell letter, or h and a suit)"
+    )
 
 
 _CHATTER: Final = re.compile(

@@ -15,6 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from freecell.cards import KING, Card, card_label, card_rank, card_suit, make_card
+from freecell.errors import InvalidInputError
 from freecell.rules import (
     Building,
     EmptyColumns,
@@ -99,11 +100,11 @@ _NEVER: Final = FoundationReturn.NEVER
 _TO_TABLEAU_OR_CELL: Final = FoundationReturn.TO_TABLEAU_OR_CELL
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(InvalidInputError):
     """A move that the rules do not allow in the position. The message says why."""
 
 
-class InvalidPositionError(ValueError):
+class InvalidPositionError(InvalidInputError):
     """A position that cannot exist under the rules (wrong cards, too many cells ...)."""
 
 

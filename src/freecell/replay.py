@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from freecell.errors import InvalidInputError
 from freecell.position import IllegalMoveError, Position
 from freecell.rules import Rules, SequenceMoves
 
@@ -28,7 +29,7 @@ def replay(start: Position, rules: Rules, moves: Iterable[str]) -> Position:
                     position = position.apply_unchecked(step)
             else:
                 position = position.apply_unchecked(move)
-        except ValueError as error:
+        except InvalidInputError as error:
             raise ReplayError(number, text, str(error)) from None
     return position
 

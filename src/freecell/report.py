@@ -9,6 +9,7 @@ import base64
 import csv
 import html
 import importlib
+import importlib.util
 import io
 import json
 from collections.abc import Iterable, Sequence
@@ -16,8 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from freecell.census import DealRecord, Verdict
+from freecell.census import DealRecord, verdict_text
+from freecell.errors import InvalidInputError
 from freecell.rules import cells_text
+from freecell.solver import SolveStatus
 
 PERCENTILES = (50, 90, 99, 100)
 HARDEST = 10
@@ -44,7 +47,7 @@ class Summary:
     cells: int
     first: int
     last: int
-    counts: dict[Verdict, int]
+    counts: dict[SolveStatus, int]
     seconds: dict[int, float]
     length: dict[int, int]
     mean_seconds: float
@@ -60,31 +63,31 @@ class Summary:
     @property
     def decided(self) -> bool:
         """Every deal solved or proven unsolvable."""
-        return self.counts[Verdict.LIMIT] == 0
+        return self.counts[SolveStatus.LIMIT_REACHED] == 0
 
     @classmethod
     def of(cls, records: Sequence[DealRecord]) -> Summary:
         """Summarise ``records``, which must all be of one ruleset and cell count."""
         if not records:
-            raise ValueError("there are no results to summarise")
+            raise InvalidInputError("there are no results to summarise")
         if len({(r.rules, r.cells) for r in records}) != 1:
-            raise ValueError("a summary covers one ruleset and cell count at a time")
+            raise InvalidInputError("a summary covers one ruleset and cell count at a time")
         seconds = [r.seconds for r in records]
         lengths = [r.length for r in records if r.length is not None]
-        decided = [r for r in records if r.verdict.decided]
+        decided = [r for r in records if r.decided]
         return cls(
             rules=records[0].rules,
             cells=records[0].cells,
             first=min(r.deal for r in records),
             last=max(r.deal for r in records),
-            counts={v: sum(1 for r in records if r.verdict is v) for v in Verdict},
+            counts={v: sum(1 for r in records if r.verdict is v) for v in SolveStatus},
             seconds={p: percentile(seconds, p) for p in PERCENTILES},
             length={p: percentile(lengths, p) for p in PERCENTILES} if lengths else {},
             mean_seconds=sum(seconds) / len(seconds),
             mean_length=sum(lengths) / len(lengths) if lengths else None,
             hardest=tuple(sorted(decided, key=lambda r: -r.seconds)[:HARDEST]),
-            unsolvable=tuple(r.deal for r in records if r.verdict is Verdict.UNSOLVABLE),
-            limited=tuple(r.deal for r in records if r.verdict is Verdict.LIMIT),
+            unsolvable=tuple(r.deal for r in records if r.verdict is SolveStatus.UNSOLVABLE),
+            limited=tuple(r.deal for r in records if r.verdict is SolveStatus.LIMIT_REACHED),
         )
 
     def lines(self) -> list[str]:
@@ -92,8 +95,8 @@ class Summary:
         counts = self.counts
         out = [
             f"{self.rules} ({cells_text(self.cells)}), deals {self.first}-{self.last}: {self.total} deals, "
-            f"{counts[Verdict.SOLVED]} solved, {counts[Verdict.UNSOLVABLE]} unsolvable, "
-            f"{counts[Verdict.LIMIT]} limit reached",
+            f"{counts[SolveStatus.SOLVED]} solved, {counts[SolveStatus.UNSOLVABLE]} unsolvable, "
+            f"{counts[SolveStatus.LIMIT_REACHED]} limit reached",
             "time:   " + _percentile_text({p: format_seconds(s) for p, s in self.seconds.items()})
             + f", mean {format_seconds(self.mean_seconds)}",
         ]
@@ -117,7 +120,7 @@ class Summary:
             "first": self.first,
             "last": self.last,
             "deals": self.total,
-            "counts": {v.value: n for v, n in self.counts.items()},
+            "counts": {verdict_text(v): n for v, n in self.counts.items()},
             "seconds": {f"p{p}": s for p, s in self.seconds.items()} | {"mean": self.mean_seconds},
             "length": {f"p{p}": n for p, n in self.length.items()} | {"mean": self.mean_length},
             "hardest": [{"deal": r.deal, "seconds": r.seconds, "expanded": r.expanded} for r in self.hardest],
@@ -162,7 +165,7 @@ def write_csv(records: Iterable[DealRecord], out: TextIO) -> int:
     rows = 0
     for r in records:
         writer.writerow(
-            (r.rules, r.cells, r.deal, r.verdict.value, _blank(r.length), _blank(r.moves),
+            (r.rules, r.cells, r.deal, verdict_text(r.verdict), _blank(r.length), _blank(r.moves),
              r.expanded, r.generated, f"{r.seconds:.6f}", " ".join(r.solution))
         )
         rows += 1
@@ -177,10 +180,16 @@ def write_json(found: Sequence[Summary], records: Iterable[DealRecord], out: Tex
     """The summaries and every deal's result as one JSON document, written deal by deal."""
     out.write('{"summaries": ' + json.dumps([s.as_json() for s in found], indent=1) + ',\n"deals": [')
     for index, r in enumerate(records):
-        deal = {"rules": r.rules, "cells": r.cells, "deal": r.deal, "verdict": r.verdict.value, "length": r.length,
-                "moves": list(r.solution), "expanded": r.expanded, "generated": r.generated, "seconds": r.seconds}
+        deal = {"rules": r.rules, "cells": r.cells, "deal": r.deal, "verdict": verdict_text(r.verdict),
+                "length": r.length, "moves": list(r.solution), "expanded": r.expanded, "generated": r.generated,
+                "seconds": r.seconds}
         out.write(("\n" if index == 0 else ",\n") + json.dumps(deal))
     out.write("\n]}\n")
+
+
+def can_plot() -> bool:
+    """Whether matplotlib, which draws :func:`plots`, is installed (the ``cluster`` extra)."""
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def plots(records: Sequence[DealRecord]) -> dict[str, bytes]:
@@ -189,13 +198,15 @@ def plots(records: Sequence[DealRecord]) -> dict[str, bytes]:
     matplotlib: Any = importlib.import_module("matplotlib")
     matplotlib.use("Agg")
     pyplot: Any = importlib.import_module("matplotlib.pyplot")
-    colours = {Verdict.SOLVED: "tab:blue", Verdict.UNSOLVABLE: "tab:red", Verdict.LIMIT: "tab:orange"}
+    colours = {
+        SolveStatus.SOLVED: "tab:blue", SolveStatus.UNSOLVABLE: "tab:red", SolveStatus.LIMIT_REACHED: "tab:orange",
+    }
     images: dict[str, bytes] = {}
 
     figure, axes = pyplot.subplots(figsize=(7, 3.5))
     lengths = [r.length for r in records if r.length is not None]
     if lengths:
-        axes.hist(lengths, bins=range(min(lengths), max(lengths) + 2), color=colours[Verdict.SOLVED])
+        axes.hist(lengths, bins=range(min(lengths), max(lengths) + 2), color=colours[SolveStatus.SOLVED])
     axes.set(title="Solution length", xlabel="moves not to a foundation", ylabel="deals")
     images["length"] = _png(figure, pyplot)
 
@@ -212,7 +223,8 @@ def plots(records: Sequence[DealRecord]) -> dict[str, bytes]:
         chosen = [r for r in records if r.verdict is verdict]
         if chosen:
             axes.plot([r.deal for r in chosen], [max(r.seconds * 1000, 1e-3) for r in chosen], ".",
-                      markersize=2 if len(records) > 2000 else 4, color=colour, label=verdict.value, rasterized=True)
+                      markersize=2 if len(records) > 2000 else 4, color=colour, label=verdict_text(verdict),
+                      rasterized=True)
     axes.set(title="Solve time by deal", xlabel="deal", ylabel="milliseconds (log scale)", yscale="log")
     axes.legend(loc="best", fontsize="small")
     images["by-deal"] = _png(figure, pyplot)
@@ -262,8 +274,9 @@ def _section(summary: Summary, records: Sequence[DealRecord]) -> list[str]:
     rows = [
         f"<h2>{e(summary.rules)}, {cells_text(summary.cells)}: deals {summary.first} to {summary.last}</h2>",
         "<table><tr><th>deals</th><th>solved</th><th>unsolvable</th><th>limit reached</th></tr>",
-        f'<tr><td class="total">{summary.total}</td><td class="solved">{counts[Verdict.SOLVED]}</td>'
-        f'<td class="unsolvable">{counts[Verdict.UNSOLVABLE]}</td><td class="limit">{counts[Verdict.LIMIT]}</td></tr>'
+        f'<tr><td class="total">{summary.total}</td><td class="solved">{counts[SolveStatus.SOLVED]}</td>'
+        f'<td class="unsolvable">{counts[SolveStatus.UNSOLVABLE]}</td>'
+        f'<td class="limit">{counts[SolveStatus.LIMIT_REACHED]}</td></tr>'
         "</table>",
         "<table><tr><th></th>" + "".join(f"<th>{'max' if p == 100 else f'p{p}'}</th>" for p in PERCENTILES)
         + "<th>mean</th></tr>",
@@ -279,7 +292,7 @@ def _section(summary: Summary, records: Sequence[DealRecord]) -> list[str]:
     rows.append("<h3>Hardest deals</h3><table><tr><th>deal</th><th>verdict</th><th>time</th><th>expanded</th>"
                 "<th>length</th></tr>")
     rows.extend(
-        f"<tr><td>{r.deal}</td><td>{r.verdict.value}</td><td>{format_seconds(r.seconds)}</td><td>{r.expanded}</td>"
+        f"<tr><td>{r.deal}</td><td>{verdict_text(r.verdict)}</td><td>{format_seconds(r.seconds)}</td><td>{r.expanded}</td>"
         f"<td>{_blank(r.length)}</td></tr>"
         for r in summary.hardest
     )

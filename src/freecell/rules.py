@@ -20,6 +20,7 @@ from enum import Enum
 from typing import Final
 
 from freecell.cards import CARDS_PER_DECK
+from freecell.errors import InvalidInputError
 
 
 class Building(Enum):
@@ -90,6 +91,15 @@ class Scoring:
     foundation_once_per_card: bool = False
 
 
+
+class UnknownRulesError(InvalidInputError):
+    """No preset goes by the name asked for."""
+
+
+class InvalidRulesError(InvalidInputError):
+    """A ruleset that cannot be: cells that its preset is not played with."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """One ruleset. Frozen, comparable and hashable; change it with :meth:`with_cells`.
@@ -122,11 +132,11 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.cells not in self.cell_options:
-            raise ValueError(
+            raise InvalidRulesError(
                 f"{self.name} is played with {_or_list(self.cell_options)} cells, not {self.cells}"
             )
         if self.dealt_to_cells > self.cells:
-            raise ValueError(f"{self.name} deals {self.dealt_to_cells} cards to cells")
+            raise InvalidRulesError(f"{self.name} deals {self.dealt_to_cells} cards to cells")
 
     @property
     def card_count(self) -> int:
@@ -281,8 +291,6 @@ ALIASES: Final[dict[str, str]] = {
 }
 
 
-class UnknownRulesError(ValueError):
-    """No preset goes by the name asked for."""
 
 
 def _normalise(name: str) -> str:
@@ -293,7 +301,7 @@ def find_rules(name: str, *, cells: int | None = None) -> Rules:
     """The preset called ``name`` (or one of its aliases), optionally with other cells.
 
     Raises :class:`UnknownRulesError` listing the presets when the name is unknown, and
-    ``ValueError`` when the preset is not played with that many cells.
+    :class:`InvalidRulesError` when the preset is not played with that many cells.
     """
     key = _normalise(name)
     key = ALIASES.get(key, key)

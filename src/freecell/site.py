@@ -6,6 +6,11 @@ package's Python sources as ``freecell.zip``, and the Pyodide runtime, pinned to
 answers the page's API with :mod:`freecell.web.service`, as the server does. Every URL
 is relative, so the site works from any sub-path; a service worker keeps it offline.
 
+The build lists what it wrote in :data:`BUILD_FILE`, and a rebuild removes only those
+files: whatever else the publisher keeps in the folder (``CNAME``, a folder of their own)
+stays as it is. A folder that is neither empty nor one of its builds is refused, and so is
+a build that would write over a file it did not write.
+
 The runtime comes from the ``pyodide`` npm package, fetched once with ``npm pack`` into
 the user's cache (``$XDG_CACHE_HOME/freecell``), or from a folder given by the caller.
 The tarball is checked against the registry's SHA-512 integrity, and every file copied
@@ -21,10 +26,14 @@ import os
 import shutil
 import subprocess
 import tarfile
+import tempfile
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Final
+
+from freecell.errors import InvalidInputError
 
 PYODIDE_VERSION: Final = "314.0.7"
 # ``npm view pyodide@314.0.7 dist.integrity``
@@ -47,6 +56,9 @@ STATIC: Final = PACKAGE / "web" / "static"
 # (the build's manifest: its files and version) says "worker".
 SITE_FILE: Final = "static/site.json"
 SERVICE_WORKER: Final = "sw.js"
+# The files a build wrote (it among them), so that the next build removes exactly those.
+BUILD_FILE: Final = "freecell-build.json"
+_BUILT_BY: Final = "freecell site"
 # What the browser does not need of our package: the command line and the FastAPI layer.
 _LEFT_OUT: Final = ("cli/", "web/static/", "web/app.py", "web/models.py", "web/security.py")
 # What the site does not take of the page's folder: the server's service worker, login page
@@ -66,7 +78,7 @@ def _server_only(folder: str, names: list[str]) -> set[str]:
     return left_out
 
 
-class SiteError(RuntimeError):
+class SiteError(InvalidInputError):
     """The site cannot be built: the runtime is missing or altered, or the folder is in use."""
 
 
@@ -168,16 +180,24 @@ def _package_zip(target: Path) -> None:
 
 
 def build_site(target: Path, *, pyodide: Path | None = None) -> Site:
-    """Write the site into ``target`` (created; it must be empty or hold an earlier build).
-    The runtime comes from ``pyodide`` (a folder) or the npm cache. Raises :class:`SiteError`."""
+    """Write the site into ``target`` (created if missing; it must be empty or hold an
+    earlier build, whose files are replaced: nothing else in it is touched). The runtime
+    comes from ``pyodide`` (a folder) or the npm cache. Raises :class:`SiteError`."""
     runtime = check_runtime(pyodide) if pyodide is not None else fetch_runtime()
-    if target.exists() and not target.is_dir():
-        raise SiteError(f"{target} is a file, not a folder")
-    if target.is_dir() and any(target.iterdir()) and not (target / SITE_FILE).is_file():
-        raise SiteError(f"{target} is not empty and holds no earlier build: choose a new folder")
-    if target.is_dir():
-        shutil.rmtree(target)
-    target.mkdir(parents=True)
+    earlier = earlier_build(target)
+    target.mkdir(parents=True, exist_ok=True)
+    # Built beside the files it replaces, then moved in: a build that fails to write leaves the last one whole.
+    staging = Path(tempfile.mkdtemp(prefix=".freecell-site-", dir=target))
+    try:
+        built = _write_site(staging, runtime)
+        files = _move_in(staging, target, built.files, earlier)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return Site(target, files, built.size + (target / BUILD_FILE).stat().st_size)
+
+
+def _write_site(target: Path, runtime: Path) -> Site:
+    """Write the site into the empty folder ``target``."""
     shutil.copytree(STATIC, target / "static", ignore=_server_only)
     shutil.copy2(STATIC / "index.html", target / "index.html")
     (target / "pyodide").mkdir()
@@ -211,3 +231,92 @@ def build_site(target: Path, *, pyodide: Path | None = None) -> Site:
     files.append(SITE_FILE)
     size = sum((target / name).stat().st_size for name in files)
     return Site(target, tuple(sorted(files)), size)
+
+
+def earlier_build(target: Path) -> frozenset[str]:
+    """The files (relative paths) that the build in ``target`` wrote, from its
+    :data:`BUILD_FILE`; none for a folder that is missing or empty. Raises
+    :class:`SiteError` for a file, or a folder that holds anything but a build."""
+    if target.exists() and not target.is_dir():
+        raise SiteError(f"{target} is a file, not a folder")
+    listing = target / BUILD_FILE
+    if not listing.is_file():
+        if target.is_dir() and any(target.iterdir()):
+            raise SiteError(f"{target} is not empty and holds no earlier build: choose a new folder")
+        return frozenset()
+    try:
+        recorded = json.loads(listing.read_text(encoding="utf-8"))
+        names = recorded["files"] if recorded.get("built_by") == _BUILT_BY else None
+    except (ValueError, TypeError, AttributeError, KeyError, OSError):
+        names = None
+    if not isinstance(names, list) or not all(isinstance(name, str) and _is_inside(name) for name in names):
+        raise SiteError(f"{listing} is not the list of files of a build of {_BUILT_BY}: the folder is left as it is")
+    return frozenset(names) | {BUILD_FILE}
+
+
+def _is_inside(name: str) -> bool:
+    """Whether the relative path ``name`` stays inside its folder."""
+    path = PurePosixPath(name)
+    return bool(path.parts) and not path.is_absolute() and ".." not in path.parts and "\\" not in name
+
+
+def _move_in(staging: Path, target: Path, files: Iterable[str], earlier: frozenset[str]) -> tuple[str, ...]:
+    """Replace the files of the build ``earlier`` in ``target`` by the new build's
+    ``files``, written in ``staging``, and list them in :data:`BUILD_FILE`; the files
+    written, sorted. Raises :class:`SiteError`, with nothing changed, when a new file
+    would replace, or be written through, something that the earlier build did not write."""
+    names = sorted({*files, BUILD_FILE})
+    in_the_way = [name for name in names if not _free_for(target, name, earlier)]
+    if in_the_way:
+        raise SiteError(
+            f"{target / in_the_way[0]} was not written by the earlier build, and this one would write over it:"
+            " move it away, or choose a new folder"
+        )
+    # Until the last file is in, the list names the earlier build's files too: a build
+    # stopped half-way is still one whose files the next build knows.
+    _list_files(staging, target, sorted({*earlier, *names}))
+    _remove(target, earlier - {BUILD_FILE})
+    for name in files:
+        destination = target / name
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / name, destination)
+    _list_files(staging, target, names)
+    return tuple(names)
+
+
+def _list_files(staging: Path, target: Path, names: list[str]) -> None:
+    """Write :data:`BUILD_FILE` into ``target`` at once (made in ``staging``, then moved)."""
+    listing = staging / BUILD_FILE
+    listing.write_text(json.dumps({"built_by": _BUILT_BY, "files": names}, indent=1) + "\n", encoding="utf-8")
+    os.replace(listing, target / BUILD_FILE)
+
+
+def _free_for(target: Path, name: str, earlier: frozenset[str]) -> bool:
+    """Whether the build may write ``name`` into ``target``: nothing is there but a file
+    of the earlier build, and each folder on the way is a folder, not a link."""
+    parts = PurePosixPath(name).parts
+    for depth in range(1, len(parts)):
+        folder = target.joinpath(*parts[:depth])
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            return False
+    path = target / name
+    return not (path.exists() or path.is_symlink()) or (name in earlier and _is_plain_file(path))
+
+
+def _is_plain_file(path: Path) -> bool:
+    return path.is_file() and not path.is_symlink()
+
+
+def _remove(target: Path, earlier: frozenset[str]) -> None:
+    """Remove the files of the build ``earlier`` from ``target`` (those still there as
+    they were written: plain files, in folders that are not links), then the folders
+    that this leaves empty."""
+    folders: set[Path] = set()
+    for name in earlier:
+        path = target / name
+        if _free_for(target, name, earlier) and _is_plain_file(path):
+            path.unlink()
+            folders.update(path.parents[: len(PurePosixPath(name).parts) - 1])
+    for folder in sorted(folders, key=lambda folder: len(folder.parts), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()

@@ -11,6 +11,14 @@ A file written before the mark existed (application id 0, version 1, with this k
 tables and columns) is accepted, and marked when it is first opened for writing. A missing
 file is created with the mark when opened for writing; opened for reading, it reads as an
 empty store and nothing is created.
+
+A kind may be *exclusive* (the game store): opened for writing, the file stays locked
+until it is closed, and SQLite keeps its write-ahead log's index in the process's own
+memory. A WAL store shared between processes keeps that index in a ``-shm`` file mapped
+into each one's memory, and when another process truncates that file or makes it
+unwritable, the next access to the mapping kills the process with SIGBUS, with no
+message. An exclusive store makes no ``-shm`` file; another process that opens it while it
+is open is refused with :class:`StoreInUseError`.
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import quote_from_bytes
 
+from freecell.errors import UnavailableError
+
 SQLITE_HEADER: Final = b"SQLite format 3\x00"
 GAME_STORE_ID: Final = 0x46436770  # "FCgp": games in play
 CENSUS_STORE_ID: Final = 0x46436373  # "FCcs": a census of solved deals
@@ -33,13 +43,18 @@ _KIND_NAMES: Final = {
 }
 
 
-class StoreError(Exception):
+class StoreError(UnavailableError):
     """A store cannot be used as asked."""
 
 
 class UnusableStoreError(StoreError):
-    """The file is not a store of the kind asked for: another kind, not SQLite, corrupt,
-    unreadable, or written by a newer version. Nothing was written to it."""
+    """The file is not a store of the kind asked for (another kind, not SQLite, corrupt,
+    unreadable, or written by a newer version), or it cannot be created where asked.
+    Nothing was written to it."""
+
+
+class StoreInUseError(UnusableStoreError):
+    """Another process holds the file of an exclusive store (a running ``freecell play``)."""
 
 
 class StoreVersionError(UnusableStoreError):
@@ -61,6 +76,7 @@ class StoreKind:
     version: int
     schema: str
     tables: Mapping[str, frozenset[str]]
+    exclusive: bool = False  # one process at a time, and no -shm file (see the module's docstring)
 
 
 class _Found(Enum):
@@ -75,19 +91,31 @@ def open_store(path: Path, kind: StoreKind, *, readonly: bool = False, timeout: 
     For writing, the file (and its folders) is created when missing, put in WAL mode, and
     given the schema and the mark. For reading, nothing is written: the file is opened
     read-only, and a missing file gives an empty store in memory. Raises
-    :class:`UnusableStoreError` (the file untouched) when ``path`` is not such a store.
+    :class:`UnusableStoreError` (the file untouched) when ``path`` is not such a store or
+    cannot be created.
     """
-    found = _inspect(path, kind)
+    found = _inspect(path, kind, timeout)
     if readonly:
         if found is _Found.NEW:
             memory = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
             memory.executescript(kind.schema)
             return memory
-        return _connect(path, readonly=True, timeout=timeout)
+        db = _connect(path, readonly=True, timeout=timeout)
+        try:
+            db.execute("PRAGMA schema_version")  # the first read: refused here when another process holds the file
+        except sqlite3.Error as error:
+            db.close()
+            raise _refusal(path, kind, error) from None
+        return db
     if found is _Found.NEW:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UnusableStoreError(f"cannot create {path}: {error.strerror or error}") from None
     db = _connect(path, readonly=False, timeout=timeout)
     try:
+        if kind.exclusive:  # before the first read, so that SQLite never maps a -shm file
+            db.execute("PRAGMA locking_mode=EXCLUSIVE")
         db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode keeps every commit through a crash of the process (only a
         # power cut may lose the last ones), without an fsync per write.
@@ -99,8 +127,23 @@ def open_store(path: Path, kind: StoreKind, *, readonly: bool = False, timeout: 
             )
     except sqlite3.Error as error:
         db.close()
-        raise UnusableStoreError(f"cannot open {path}: {error}") from None
+        raise _refusal(path, kind, error) from None
     return db
+
+
+def _refusal(path: Path, kind: StoreKind, error: sqlite3.Error) -> UnusableStoreError:
+    """What to raise when opening ``path`` failed with ``error``."""
+    if _held_elsewhere(kind, error):
+        return StoreInUseError(
+            f"{path} is in use by another process (is freecell play running?): a {kind.name} is opened by one"
+            " process at a time"
+        )
+    return UnusableStoreError(f"cannot open {path}: {error}")
+
+
+def _held_elsewhere(kind: StoreKind, error: sqlite3.Error) -> bool:
+    """Whether ``error`` says that another process holds the file of an exclusive store."""
+    return kind.exclusive and getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY
 
 
 def _connect(path: Path, *, readonly: bool, timeout: float, immutable: bool = False) -> sqlite3.Connection:
@@ -122,7 +165,7 @@ def _file_uri(path: Path) -> str:
     return "file://" + quote_from_bytes(os.fsencode(path))
 
 
-def _inspect(path: Path, kind: StoreKind) -> _Found:
+def _inspect(path: Path, kind: StoreKind, timeout: float) -> _Found:
     """What ``path`` holds, read without writing; raises :class:`UnusableStoreError`."""
     try:
         with path.open("rb") as file:
@@ -137,7 +180,7 @@ def _inspect(path: Path, kind: StoreKind) -> _Found:
         _check_mark(path, kind, int.from_bytes(header[68:72], "big", signed=True))
     # Without a write-ahead log the file alone is the store: read it as immutable, which
     # creates no -wal and -shm files beside it.
-    db = _connect(path, readonly=True, timeout=5.0, immutable=_size(Path(f"{path}-wal")) == 0)
+    db = _connect(path, readonly=True, timeout=timeout, immutable=_size(Path(f"{path}-wal")) == 0)
     try:
         mark = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -145,6 +188,8 @@ def _inspect(path: Path, kind: StoreKind) -> _Found:
         tables = {name: _columns(db, name) for name in names}
         problems = [row[0] for row in db.execute("PRAGMA quick_check")]
     except sqlite3.Error as error:
+        if _held_elsewhere(kind, error):
+            raise _refusal(path, kind, error) from None
         raise UnusableStoreError(f"{path} is not a {kind.name}: it is damaged or not SQLite ({error})") from None
     finally:
         db.close()

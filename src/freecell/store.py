@@ -13,11 +13,14 @@ an *assisted* result (the player used the solver's line) is counted apart, and d
 count towards games won, streaks or records.
 
 The database runs in WAL mode, which keeps committed transactions through a crash of the
-process. One connection is shared under a lock, because uvicorn runs sync endpoints in a
-thread pool. The file is marked as a game store and checked when opened (``storage.py``):
-a census, a damaged file or a newer version is refused untouched. A write is acknowledged
-only while the file is still the one opened: removed or replaced, it raises
-:class:`StoreLostError`, since a restart would find nothing of it.
+process, with exclusive locking: one process at a time uses the file (a second server on it
+is refused with :class:`StoreInUseError`), and no ``-shm`` file is mapped into memory, where
+another process could bring the server down (``storage.py``). One connection is shared
+under a lock, because uvicorn runs sync endpoints in a thread pool. The file is marked as
+a game store and checked when opened (``storage.py``): a census, a damaged file or a newer
+version is refused untouched. A write is acknowledged only while the file is still the one
+opened: removed or replaced, it raises :class:`StoreLostError`, since a restart would find
+nothing of it.
 """
 
 from __future__ import annotations
@@ -32,11 +35,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from freecell.rules import PRESETS
 from freecell.storage import GAME_STORE_ID, FileWatch, StoreKind, open_store
 from freecell.storage import StoreError as StoreError
+from freecell.storage import StoreInUseError as StoreInUseError
 from freecell.storage import StoreLostError as StoreLostError
 from freecell.storage import StoreVersionError as StoreVersionError
 from freecell.storage import UnusableStoreError as UnusableStoreError
@@ -46,6 +50,7 @@ EVENT_KINDS: Final = (
     "move", "undo", "redo", "restart", "pause", "resume", "abandon", "hint", "assist", "auto-on", "auto-off",
 )
 OUTCOMES: Final = ("won", "lost", "abandoned")
+RESULTS_AT_ONCE: Final = 500  # finished games read under the lock at a time (a move waits for no more)
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS games (
@@ -104,6 +109,7 @@ GAME_STORE: Final = StoreKind(
         "events": frozenset({"game_id", "seq", "kind"}),
         "results": frozenset({"game_id", "outcome"}),
     },
+    exclusive=True,  # one server a store: two would each keep the games in memory and write over each other
 )
 
 
@@ -224,7 +230,8 @@ class Store:
     def __init__(self, path: Path, *, readonly: bool = False) -> None:
         self.path = path
         self._lock = threading.RLock()
-        self._db = open_store(path, GAME_STORE, readonly=readonly)
+        # Another process holds the file for as long as it runs: no use waiting for it.
+        self._db = open_store(path, GAME_STORE, readonly=readonly, timeout=0.5)
         self._db.execute("PRAGMA busy_timeout=5000")
         self._watch = None if readonly else FileWatch(path)
         self.commits = 0  # writes committed since it was opened (the static site saves its file after each)
@@ -297,17 +304,30 @@ class Store:
         return None if row is None else str(row[0])
 
     def results(self) -> list[Result]:
-        """Every finished game, oldest first."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT game_id, rules, outcome, seconds, moves, finished, "
-                + ("assisted, hints" if self._assist_columns else "0, 0")
-                + " FROM results ORDER BY finished, id"
-            ).fetchall()
+        """Every finished game, oldest first. The rows are read :data:`RESULTS_AT_ONCE` at a
+        time, the lock let go between, so that a write (a move) waits for one read at most,
+        never for the whole table."""
+        rows: list[tuple[Any, ...]] = []
+        while True:
+            more = self._result_rows(after=rows[-1][0] if rows else 0)
+            rows += more
+            if len(more) < RESULTS_AT_ONCE:
+                break
+        rows.sort(key=lambda row: (row[6], row[0]))  # finished, then id
         return [
             Result(game_id, rules, outcome, seconds, moves, finished, assisted=bool(assisted), hints=hints)
-            for game_id, rules, outcome, seconds, moves, finished, assisted, hints in rows
+            for _, game_id, rules, outcome, seconds, moves, finished, assisted, hints in rows
         ]
+
+    def _result_rows(self, *, after: int) -> list[tuple[Any, ...]]:
+        """The next rows of ``results`` after the id ``after``, in the order written."""
+        with self._lock:
+            return self._db.execute(
+                "SELECT id, game_id, rules, outcome, seconds, moves, finished, "
+                + ("assisted, hints" if self._assist_columns else "0, 0")
+                + " FROM results WHERE id > ? ORDER BY id LIMIT ?",
+                (after, RESULTS_AT_ONCE),
+            ).fetchall()
 
     def stats(self) -> list[PresetStats]:
         """One row per preset, in the registry's order (presets never played included)."""

@@ -1,21 +1,36 @@
 """The ``freecell`` command. Each subcommand lives in its own module and only calls the
-library: every rule, score and verdict is decided there."""
+library: every rule, score and verdict is decided there. A subcommand's module is imported
+only when that subcommand runs (``freecell deal`` never imports the solver, the server or
+Rich), so that a command piped in a loop starts at once (``bench/startup.py``)."""
 
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
 import click
 
-from freecell.cli.core_commands import deal_command, replay_command, rules_command
-from freecell.cli.options import EXIT_BAD_INPUT
-
+EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 128 + 13  # as a shell reports a process stopped by SIGPIPE
+
+# Each subcommand: the module that holds it and its name there.
+SUBCOMMANDS: Final = {
+    "rules": ("freecell.cli.core_commands", "rules_command"),
+    "deal": ("freecell.cli.core_commands", "deal_command"),
+    "replay": ("freecell.cli.core_commands", "replay_command"),
+    "solve": ("freecell.cli.solve_commands", "solve_command"),
+    "play": ("freecell.cli.play_commands", "play_command"),
+    "stats": ("freecell.cli.play_commands", "stats_command"),
+    "lesson": ("freecell.cli.play_commands", "lesson_command"),
+    "range": ("freecell.cli.range_commands", "range_command"),
+    "report": ("freecell.cli.range_commands", "report_command"),
+    "site": ("freecell.cli.site_commands", "site_command"),
+}
 
 
 class _OneLineError(click.ClickException):
@@ -41,7 +56,25 @@ def _in_one_line() -> Iterator[None]:
 
 class _Command(click.Group):
     """The ``freecell`` group: click's usage errors (an unknown option, a value that is not
-    a number) come out as one line, like every other refusal, not as a usage block."""
+    a number) come out as one line, like every other refusal, not as a usage block. Its
+    subcommands are imported when asked for (:data:`SUBCOMMANDS`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in SUBCOMMANDS:
+            return None
+        module_name, name = SUBCOMMANDS[cmd_name]
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:  # an installation without that module
+            if error.name != module_name:
+                raise
+            return None
+        command = getattr(module, name)
+        assert isinstance(command, click.Command)
+        return command
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
@@ -70,22 +103,3 @@ class _Command(click.Group):
 def main() -> None:
     """FreeCell: the rules engine, the solver and the game."""
 
-
-main.add_command(rules_command)
-main.add_command(deal_command)
-main.add_command(replay_command)
-
-for _module, _name in (
-    ("freecell.cli.solve_commands", "commands"),
-    ("freecell.cli.play_commands", "commands"),
-    ("freecell.cli.range_commands", "commands"),
-    ("freecell.cli.site_commands", "commands"),
-):
-    try:
-        _commands = __import__(_module, fromlist=[_name]).commands
-    except ModuleNotFoundError as _error:
-        if _error.name != _module:
-            raise
-        continue
-    for _command in _commands:
-        main.add_command(_command)

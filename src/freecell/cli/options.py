@@ -5,20 +5,22 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from freecell.board_format import LayoutMismatchError
+from freecell.cli import EXIT_BAD_INPUT
 from freecell.codes import InvalidGameCodeError, decode_game_code
 from freecell.deals import Deal, InvalidDealError, parse_deal_number
 from freecell.position import InvalidPositionError, Position
 from freecell.rules import PRESETS, Rules, find_rules
-from freecell.solver import SearchLimit
+
+if TYPE_CHECKING:
+    from freecell.solver import SearchLimit
 
 F = TypeVar("F", bound=Callable[..., object])
 
-EXIT_BAD_INPUT = 2
 #: The largest board or move list read, in bytes. A board takes under 1 kB and a solution
 #: of 100,000 moves under 400 kB; a larger input is a mistake, refused before it is read.
 MAX_INPUT_BYTES = 1_000_000
@@ -67,6 +69,8 @@ def resolve_deal(number: str | None, code: str | None, rules: Rules) -> Deal:
 
 def resolve_limit(text: str) -> SearchLimit:
     """A search limit as ``--limit`` gives it (see :meth:`SearchLimit.from_text`)."""
+    from freecell.solver import SearchLimit  # here: the commands that take no limit never import the solver
+
     try:
         return SearchLimit.from_text(text)
     except ValueError as error:

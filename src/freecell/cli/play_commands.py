@@ -107,6 +107,7 @@ def _serve(
     from freecell.cli.sharing import announcement, served_addresses, tokened_url
     from freecell.web.app import create_app
     from freecell.web.assistance import Assistance
+    from freecell.web.connections import IDLE_SECONDS, guarded_protocol
     from freecell.web.security import check_token, new_token
 
     try:
@@ -133,16 +134,17 @@ def _serve(
     # through them all while a move waits (tens of milliseconds on this project's machine).
     gc.collect()
     gc.freeze()
-    server = Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = Server(  # its lifespan ends the solver's processes and closes the store
+        uvicorn.Config(
+            app, log_level="warning", lifespan="on", http=guarded_protocol(), timeout_keep_alive=IDLE_SECONDS
+        )
+    )
     for line, drawing in announcement(host, addresses, sock.getsockname()[1], token, str(path)):
         # a QR code is drawn light on dark whatever the terminal's colours (plain when piped)
         click.echo(click.style(line, fg="bright_white", bg="black") if drawing else line)
     if not no_browser:
         threading.Thread(target=_open_browser, args=(server, url), daemon=True).start()
-    try:
-        server.run(sockets=[sock])
-    finally:
-        app.state.assistance.close()  # the solver's worker goes with the server
+    server.run(sockets=[sock])
     return server.stopped_by
 
 
@@ -243,6 +245,3 @@ def lesson_command(lesson_id: str | None) -> None:
         click.echo(f"{number}. {step.text}  [{position.notation(move)}]")
         position = position.apply(move, lesson.rules)
     click.echo(f"\n{lesson.done}")
-
-
-commands = [play_command, stats_command, lesson_command]

@@ -36,10 +36,10 @@ from freecell.batch import (
     pool_size,
     solve_into,
 )
-from freecell.census import Budget, Census, CensusError
+from freecell.census import Census, CensusError, describe_limit
 from freecell.cli.options import fail, resolve_rules, rules_options
 from freecell.deals import InvalidDealError, parse_deal_number
-from freecell.report import Summary, summaries, write_csv, write_json, write_report
+from freecell.report import Summary, can_plot, summaries, write_csv, write_json, write_report
 from freecell.rules import Rules, cells_text
 from freecell.solver import SearchLimit
 from freecell.storage import StoreLostError
@@ -65,14 +65,13 @@ def parse_range(text: str) -> tuple[int, int]:
     return first, last
 
 
-def parse_limit(text: str) -> Budget:
-    """A budget per deal, read as ``solve --limit`` reads it (:meth:`SearchLimit.from_text`).
+def parse_limit(text: str) -> SearchLimit:
+    """A limit per deal, read as ``solve --limit`` reads it (:meth:`SearchLimit.from_text`).
 
     >>> parse_limit("10s,200k,1GB")
-    Budget(seconds=10.0, positions=200000, memory_mb=1000)
+    SearchLimit(seconds=10.0, positions=200000, memory_mb=1000)
     """
-    limit = SearchLimit.from_text(text)
-    return Budget(limit.seconds, limit.positions, limit.memory_mb)
+    return SearchLimit.from_text(text)
 
 
 class _SpeedColumn(ProgressColumn):
@@ -113,7 +112,7 @@ def range_command(
     rules = resolve_rules(rules_name, cells)
     try:
         first, last = parse_range(deals)
-        budget = parse_limit(limit_text)
+        limit = parse_limit(limit_text)
     except ValueError as error:
         fail(str(error))
     if jobs is not None and jobs < 1:
@@ -140,9 +139,9 @@ def range_command(
             plan = f"{len(todo)} stored as limit reached, to solve again"
         else:
             plan = f"{count - len(todo)} already stored, {len(todo)} to solve"
-        plan = f"deals {first}-{last} ({rules.name}, {cells_text(rules.cells)}): {plan}, limit {budget}"
+        plan = f"deals {first}-{last} ({rules.name}, {cells_text(rules.cells)}): {plan}, limit {describe_limit(limit)}"
         if len(todo):
-            run = _solve(census, rules, budget, todo, jobs=jobs, scheduler=scheduler, plan=plan)
+            run = _solve(census, rules, limit, todo, jobs=jobs, scheduler=scheduler, plan=plan)
         else:
             click.echo(plan, err=True)
             run = RangeRun()
@@ -157,7 +156,7 @@ def range_command(
             _write(csv_path, lambda out: write_csv(select(), out))
     if run.failures or len(records) < count:
         sys.exit(EXIT_FAILED)
-    if any(not r.verdict.decided for r in records):
+    if any(not r.decided for r in records):
         sys.exit(EXIT_LIMIT_REACHED)
 
 
@@ -170,7 +169,7 @@ def _open(path: Path, *, readonly: bool = False) -> Census:
 
 
 def _solve(
-    census: Census, rules: Rules, budget: Budget, todo: Deals, *, jobs: int | None, scheduler: str | None, plan: str
+    census: Census, rules: Rules, limit: SearchLimit, todo: Deals, *, jobs: int | None, scheduler: str | None, plan: str
 ) -> RangeRun:
     """Solve ``todo`` on the workers, showing progress; ``plan`` is said once they have
     started (so that workers that cannot start are the only line)."""
@@ -200,7 +199,7 @@ def _solve(
     try:
         with progress:
             task = progress.add_task("solving", total=len(todo))
-            return solve_into(census, backend, rules, budget, todo, progress=lambda n: progress.advance(task, n))
+            return solve_into(census, backend, rules, limit, todo, progress=lambda n: progress.advance(task, n))
     except KeyboardInterrupt:
         click.echo(f"interrupted: {census.count()} deals are stored in {census.path}; "
                    "run the same command again to go on", err=True)
@@ -240,6 +239,8 @@ def report_command(
 ) -> None:
     """Summarise the census store DB: counts by verdict, percentiles of time and length,
     the hardest and the unwinnable deals; optionally as HTML with plots, CSV and JSON."""
+    if html_path is not None and not can_plot():
+        fail("--html draws its plots with matplotlib, which is not installed: pip install 'freecell[cluster]'")
     if not db_path.is_file():
         fail(f"{db_path}: no such census store")
     rules = resolve_rules(rules_name, cells)
@@ -267,6 +268,3 @@ def report_command(
             _write(csv_path, lambda out: write_csv(select(), out))
         if json_path is not None:
             _write(json_path, lambda out: write_json(found, select(), out))
-
-
-commands = [range_command, report_command]

@@ -28,6 +28,3 @@ def site_command(target: Path, pyodide: Path | None) -> None:
         f" (Pyodide {PYODIDE_VERSION}). Publish the folder on any static host, or try it with:"
         f" python3 -m http.server -d {site.path}"
     )
-
-
-commands = [site_command]

@@ -12,6 +12,7 @@ from freecell.cli.options import fail, read_board, resolve_deal, resolve_limit, 
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver import SolveResult, SolveStatus, solve
+from freecell.solver.plan import describe, plan_for
 
 EXIT_STATUS = {SolveStatus.SOLVED: 0, SolveStatus.UNSOLVABLE: 3, SolveStatus.LIMIT_REACHED: 4}
 MOVES_PER_LINE = 10
@@ -56,6 +57,10 @@ def _report(result: SolveResult, name: str) -> str:
     "--limit", "limit_text", default=None,
     help="Budget: 10s, 2min, 200000 or 200k (positions), 500MB, or several: 10s,500MB.",
 )
+@click.option(
+    "--plan", "show_plan", is_flag=True,
+    help="Print the searches the solver runs under these rules (or the game code's), and when; solve nothing.",
+)
 def solve_command(
     target: str | None,
     rules_name: str,
@@ -64,6 +69,7 @@ def solve_command(
     as_json: bool,
     short: bool,
     limit_text: str | None,
+    show_plan: bool,
 ) -> None:
     """Solve TARGET: a Microsoft deal number, a board file in Freecell Solver's format,
     or - to read the board from standard input.
@@ -72,6 +78,11 @@ def solve_command(
     3 proven unsolvable, 4 limit reached, 2 bad input.
     """
     rules = resolve_rules(rules_name, cells)
+    if show_plan:
+        if code is not None:
+            rules = resolve_deal(None, code, rules).rules
+        click.echo("\n".join(describe(plan_for(rules), rules)))
+        return
     limit = None if limit_text is None else resolve_limit(limit_text)
     position, rules, name = _start(target, code, rules)
     result = solve(position, rules, limit=limit, short=short)
@@ -95,6 +106,3 @@ def solve_command(
     if not result.solved:
         click.echo(f"freecell: {_report(result, name)}", err=True)
     sys.exit(EXIT_STATUS[result.status])
-
-
-commands = [solve_command]

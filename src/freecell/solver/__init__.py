@@ -18,8 +18,9 @@ from freecell.solver.native import search_path
 __path__ = [*search_path(), *__path__]
 
 # Imported once the path is set.
+from freecell.solver.result import SolveResult, SolveStatus
 from freecell.solver.search import SearchLimit
-from freecell.solver.solving import DEFAULT_LIMIT, SolveResult, SolveStatus, solve, solve_deal
+from freecell.solver.solving import DEFAULT_LIMIT, solve, solve_deal
 from freecell.solver.transcript import SolverError
 
 __all__ = ["DEFAULT_LIMIT", "SearchLimit", "SolveResult", "SolveStatus", "SolverError", "solve", "solve_deal"]

@@ -34,11 +34,8 @@ def build(directory: Path = native.COMPILED_DIR) -> Path:
         # mypyc names a module after its path from the folder it runs in.
         os.chdir(native.PACKAGE_DIR.parent.parent)
         try:
-            # Measured and not kept: a profile-guided build (gcc's -fprofile-generate, a
-            # run of solves of every preset, then -fprofile-use) made a position 2-4%
-            # cheaper (bench/position_cost.py, app 1 cell, medians of 3 runs, twice:
-            # TIGHT_FINAL on 6846 17.2-17.3 -> 16.1-16.5 us, the walk 10.9-11.1 ->
-            # 10.6-10.8 us), not worth a second build and a training run at every setup.
+            # No profile-guided build: 2-4% cheaper a position, not worth a second build
+            # and a training run at every setup (see docs/solver.md).
             extensions = mypycify(
                 [os.path.relpath(source) for source in sources],
                 opt_level="3",

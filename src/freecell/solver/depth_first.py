@@ -60,21 +60,16 @@ class Walkable(Protocol[S, M, T]):
 
 # How many levels of the path make a block (see DepthFirst), at most. A search that
 # backs up below the levels kept makes each level there again (play, key and moves), so
-# small blocks cost time where the path runs deep: app, 1 cell, the relaxed walk of
-# 17977 remade 70,144 levels over its 231,765 classes with blocks of 256, and none
-# with 8,192 (CPU, medians of three: 3.92 -> 3.22 s; peak 51 -> 60 MB); the proof of
-# 3972 took 3.3-3.7 s, then 3.0 s.
+# small blocks cost time where the path runs deep (see docs/solver.md).
 _BLOCK: Final = 8_192
 _BLOCK_LEAST: Final = 256
-# What a level kept whole holds (its state, key, moves and move back): 944 and 1,047
-# bytes a level on the paths of app 1 cell, 3613 (relaxed walk and proof). Under a
+# What a level kept whole holds (its state, key, moves and move back), about. Under a
 # memory limit the levels kept whole (2 * block at most) take a 32nd of it at most.
 _LEVEL_BYTES: Final = 1_000
 _LEVELS_SHARE: Final = 32
 
 # What moving a key to disk is taken to cost: sorting it, storing it and marking it in
-# the filter. Measured 3.3 us a key (a million keys of 54 bytes, compiled); twice that,
-# for a slower machine or a busy disk.
+# the filter; twice what was measured, for a slower machine or a busy disk.
 SPILL_SECONDS_PER_KEY: Final = 6.6e-6
 
 
@@ -176,7 +171,10 @@ class DepthFirst(Generic[S, M, T]):
     def run(self, budget: Budget, cap: int | None = None) -> SearchRun[S, T]:
         """Go on until a goal (FOUND, with the path to it), every reachable state is
         visited (EXHAUSTED), or ``cap`` more states or ``budget`` are spent (LIMIT; it
-        may go on later)."""
+        may go on later).
+
+        A hot loop (every position a search expands or makes passes through it; see
+        ``bench/position_cost.py``): kept whole, as calls would cost each position."""
         if self.ended is not None:
             return self.ended
         if self.problem.is_goal(self.start):
@@ -475,8 +473,7 @@ class SpilledKeys:
     every key, so a look costs the same after a hundred spills as after one; it is made
     again, from the file, when the keys outgrow it (see :meth:`remakes_filter`), up to
     ``filter_bytes``: past that it stays as it is and lets more keys through to the file
-    (app 2 cells, deal 140 at 100 MB: 11.4 million keys spilled, a filter growing with
-    them took the process to 151 MB)."""
+    (a filter growing with the keys took a process far past its limit)."""
 
     def __init__(self, filter_bytes: int | None = None, cache_bytes: int = _MOST_CACHE_BYTES) -> None:
         import sqlite3  # only here: not every Python has it
@@ -548,10 +545,8 @@ class SpilledKeys:
 
 
 # The Bloom filter: 16 to 64 bits a key (it doubles when it would fall below 16) and 4
-# probes. A key never stored is read from the file about 1 time in 400 at 16 bits a key,
-# 1 in 5,000 at 32. (A filter per spill, tried, made the filter cheap to grow but every
-# look as dear as the spills were many: app 2 cells, deal 140 at 60 MB, spilling again
-# and again, walked half as many positions in its 20 s.)
+# probes: a key never stored is read from the file about 1 time in 400 at 16 bits a key,
+# 1 in 5,000 at 32. One filter for every key, not one a spill (see docs/solver.md).
 _BITS_PER_KEY: Final = 16
 _PROBES: Final = 4
 _LEAST_FILTER_BITS: Final = 1 << 16

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Final
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
-COMPILED: Final = ("board", "depth_first", "search")
+COMPILED: Final = ("board", "depth_first", "rating", "search", "steps", "tables", "take_backs", "twins")
 COMPILED_DIR: Final = PACKAGE_DIR / "_compiled"
 MANIFEST: Final = "SOURCES.json"
 PURE_PYTHON_VARIABLE: Final = "FREECELL_PURE_PYTHON"

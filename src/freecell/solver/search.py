@@ -30,9 +30,8 @@ T = TypeVar("T")
 
 # What one remembered position costs, on average, in the seen table and the frontier,
 # counting a position for every _MOVES_PER_POSITION moves waiting in the frontier: the
-# estimate of the memory used where the resident size cannot be read (e.g. Pyodide).
-# Measured on a 4-cell search that ran long: 9.98 GB for 6.46 million positions seen and
-# 37 million moves waiting, about 640 bytes each so counted (400 had let it overrun).
+# estimate of the memory used where the resident size cannot be read (e.g. Pyodide;
+# measured on a 4-cell search that ran long: see docs/solver.md).
 BYTES_PER_POSITION: Final = 640
 # Kept free below a memory limit for each position remembered, where the resident size
 # is read: growing a table of them asks for a new one at once (a dict of bytes keys
@@ -40,10 +39,9 @@ BYTES_PER_POSITION: Final = 640
 RESERVE_PER_POSITION: Final = 64
 # And room for what the search makes between two readings (see _READ_EVERY).
 _HEADROOM: Final = 8_000_000
-# How long freeing what a search made takes, by how much the process grew: measured on
-# app 2 cells deal 140, 0.15 s for 94 MB, 1.96 s for 615 MB (on a busy machine), and on
-# a 4-cell search 15.6 s for 9.98 GB. A search stops that much before its time is up,
-# less _LATE_BY, by which an answer may come after it.
+# How long freeing what a search made takes, by how much the process grew (measured:
+# see docs/solver.md). A search stops that much before its time is up, less _LATE_BY,
+# by which an answer may come after it.
 FREEING_SECONDS_PER_BYTE: Final = 2.5e-9
 _LATE_BY: Final = 0.5
 # What a problem's rated_moves gives a child that is a goal, and only such a child: a
@@ -434,7 +432,10 @@ class BestFirst(Generic[S, M, T]):
     def run(self, budget: Budget, cap: int | None = None) -> SearchRun[S, T]:
         """Go on until the goal (FOUND), every state reachable from the start (within the
         bound) is expanded (EXHAUSTED), or ``cap`` more expansions or ``budget`` are
-        spent (LIMIT, and the search may go on later)."""
+        spent (LIMIT, and the search may go on later).
+
+        A hot loop (every position a search expands or makes passes through it; see
+        ``bench/position_cost.py``): kept whole, as calls would cost each position."""
         if self.ended is not None:
             return self.ended
         if self.problem.is_goal(self.start):
@@ -574,7 +575,10 @@ class Alternating(Generic[S, M, T]):
 
     def run(self, budget: Budget, cap: int | None = None) -> SearchRun[S, T]:
         """Go on until the goal (FOUND), every reachable state is expanded (EXHAUSTED),
-        or ``cap`` more expansions or ``budget`` are spent (LIMIT; it may go on later)."""
+        or ``cap`` more expansions or ``budget`` are spent (LIMIT; it may go on later).
+
+        A hot loop (every position a search expands or makes passes through it; see
+        ``bench/position_cost.py``): kept whole, as calls would cost each position."""
         if self.ended is not None:
             return self.ended
         problem = self.problem

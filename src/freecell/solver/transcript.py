@@ -15,7 +15,7 @@ from freecell.notation import CELL_CHARS, COLUMN_CHARS, FOUNDATION_CHAR, SUIT_CH
 from freecell.position import Move, Place, PlaceKind, Position
 from freecell.replay import replay
 from freecell.rules import Rules, SequenceMoves
-from freecell.solver.board import CELL, FUSED, HOME, Step, fused_moves
+from freecell.solver.steps import CELL, FUSED, HOME, Step, fused_moves
 
 _COLUMN: Final = PlaceKind.COLUMN  # an enum member is slow to look up
 

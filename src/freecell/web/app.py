@@ -1,29 +1,30 @@
-"""The FastAPI app: the JSON API of ``docs/api.md`` and the static page.
+"""The FastAPI app: the JSON API of :mod:`freecell.web.api` (``docs/api.md``) and the
+static page.
 
-Errors are ``{"detail": "<sentence>"}``: 400 for a request the rules refuse (the library's
-message), 404 for an unknown game or lesson, 409 for an action that cannot happen now,
-413 for a body over :data:`MAX_BODY` bytes, 422 for a body or query of the wrong shape,
-503 with ``Retry-After`` when the solver has too many requests waiting, and 503 when the
-game store cannot keep what was asked (nothing was saved). The refusals are mapped in
-:mod:`freecell.web.service`, for the server and the static site alike.
+:func:`create_app` assembles the parts: the guard in front of everything
+(:mod:`freecell.web.security`: 401, 403, 415, 421), a limit on bodies (413), the answers to
+refusals (the statuses of :func:`freecell.web.api.error_status`; 503 with
+``Retry-After`` when the solver has too many requests waiting; 422 for a body or query of
+the wrong shape), a route for each endpoint of :data:`freecell.web.api.ENDPOINTS`, each
+calling the :class:`~freecell.web.service.Service` method of its name, and the lifespan,
+which closes the service (the solver's processes, the store) when the server stops.
+Errors are ``{"detail": "<sentence>"}``; an exception that is not a refusal is a bug (500).
 
-Handlers that need the solver take a :class:`~freecell.web.assistance.Snapshot` of the game
-under the games' lock and work from it after the lock is released; a hint waits for the
-solver in the event loop, holding neither the lock nor a thread, so moves go on meanwhile.
-
-The handlers of play (moves, undo, state, hints, analysis) are ``async``: they run in the
-event loop itself, since what they do in memory and in the store takes a fraction of a
-millisecond, less than a hop to the thread pool and back costs (measured: a move's
-server CPU fell by about half). Handlers that may take long (a
-winnable deal, which solves; an imported game's replay; statistics) are plain functions,
-which FastAPI runs in its thread pool.
-
-401, 403, 415 and 421 come from :mod:`freecell.web.security`, in front of everything.
+Where each handler runs: an endpoint marked ``blocking`` (a new game, which may solve or
+replay; the statistics, which read every finished game, a few hundred at a time, letting
+go of the store's lock between) is a plain function, which FastAPI runs in its thread
+pool. Every other one (moves, undo, state, hints, analysis, lessons ...) is ``async`` and
+runs in the event loop itself: what it does in memory and in the store takes a fraction
+of a millisecond, less than a hop to the thread pool and back costs (measured: a move's
+server CPU fell by about half), and it waits on no lock held for longer. A hint waits
+for the solver in the event loop too (:class:`~freecell.web.api.WorthWaiting`), holding
+neither the games' lock nor a thread.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+import inspect
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -34,27 +35,14 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from freecell.store import PresetStats, Store, default_path
-from freecell.web.analysis import AnalysisBusyError
+from freecell.errors import FreecellError
+from freecell.store import Store, default_path
+from freecell.web import models
+from freecell.web.api import COMMON_REFUSALS, ENDPOINTS, Endpoint, WorthWaiting, error_detail, error_status
 from freecell.web.assistance import Assistance
-from freecell.web.models import (
-    AnalysisState,
-    CapacityDetail,
-    CurrentGame,
-    Destinations,
-    ErrorBody,
-    GameOptions,
-    GameState,
-    Hint,
-    LessonInfo,
-    MoveRequest,
-    NewGame,
-    RulesEntry,
-)
 from freecell.web.security import Guard, check_token
-from freecell.web.service import ERRORS, STATS_FILE, Service, error_detail, error_status
+from freecell.web.service import Service
 from freecell.web.service_worker import worker_script
-from freecell.web.states import Json
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 64 * 1024
@@ -75,7 +63,7 @@ _ERROR_TEXT: Final = {
 
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI description of the error answers ``codes``."""
-    return {code: {"model": ErrorBody, "description": _ERROR_TEXT[code]} for code in codes}
+    return {code: {"model": models.ErrorBody, "description": _ERROR_TEXT[code]} for code in codes}
 
 
 class BodyLimit:
@@ -123,12 +111,115 @@ async def _too_large(scope: Scope, receive: Receive, send: Send, limit: int) -> 
     await response(scope, receive, send)
 
 
-def _readable(error: RequestValidationError) -> str:
+# --- the answers to refusals -------------------------------------------------------------
+
+
+def _refused(request: Request, error: Exception) -> JSONResponse:
+    """A refusal's status and sentence; 503 for a busy solver says when to ask again."""
+    status = error_status(error)
+    if status is None:
+        raise error  # a FreecellError of no kind the API knows: a bug
+    response = JSONResponse({"detail": error_detail(error)}, status_code=status)
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
+def _malformed(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
     parts = []
     for item in error.errors():
         where = ".".join(str(part) for part in item.get("loc", ()) if part not in ("body", "query", "path"))
         parts.append(f"{where}: {item.get('msg', 'invalid')}" if where else str(item.get("msg", "invalid")))
-    return "; ".join(parts) or "the request is malformed"
+    return JSONResponse({"detail": "; ".join(parts) or "the request is malformed"}, status_code=422)
+
+
+# --- a route for each endpoint -------------------------------------------------------------
+
+
+def _signature(endpoint: Endpoint) -> inspect.Signature:
+    """The handler's parameters as FastAPI reads them: the path's, the body's model, the
+    query's fields with their bounds, and the response, to which a download's header goes."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [inspect.Parameter(name, keyword, annotation=str) for name in endpoint.parameters]
+    if endpoint.body_model is not None:
+        model = models.request_model(endpoint.body_model, endpoint.body)
+        parameters.append(inspect.Parameter("body", keyword, annotation=model))
+    for field in endpoint.query:
+        query = Query(description=field.description, **models.field_bounds(field))
+        parameters.append(inspect.Parameter(
+            field.name, keyword, annotation=Annotated[models.field_type(field), query],
+            **({} if field.required else {"default": field.default}),
+        ))
+    parameters.append(inspect.Parameter("response", keyword, annotation=Response))
+    return inspect.Signature(parameters)
+
+
+def _handler(endpoint: Endpoint, service: Service) -> Callable[..., Any]:
+    """The function that answers ``endpoint``: in the thread pool if it is blocking, else in
+    the event loop, where an answer worth waiting for waits without holding a thread."""
+    call = getattr(service, endpoint.name)
+
+    saved = {} if endpoint.download is None else {"Content-Disposition": f'attachment; filename="{endpoint.download}"'}
+
+    def arguments(given: dict[str, Any]) -> dict[str, Any]:
+        given.pop("response").headers.update(saved)
+        body = given.pop("body", None)
+        return {**given, **(body.model_dump() if body is not None else {})}
+
+    def answer(value: Any) -> Any:
+        if endpoint.answer is None:  # text, not JSON
+            return Response(value, media_type=endpoint.media_type, headers=saved)
+        return value
+
+    if endpoint.blocking:
+
+        def blocking(**given: Any) -> Any:
+            value = call(**arguments(given))
+            if isinstance(value, WorthWaiting):
+                value.answered.wait(value.seconds)
+                value = value.answer()
+            return answer(value)
+
+        handler: Callable[..., Any] = blocking
+    else:
+
+        async def in_loop(**given: Any) -> Any:
+            value = call(**arguments(given))
+            if isinstance(value, WorthWaiting):
+                await value.answered.wait_async(value.seconds)
+                value = value.answer()
+            return answer(value)
+
+        handler = in_loop
+    handler.__signature__ = _signature(endpoint)  # type: ignore[attr-defined]
+    handler.__name__ = endpoint.name
+    return handler
+
+
+def _route(api: APIRouter, endpoint: Endpoint, service: Service) -> None:
+    model: Any = None if endpoint.answer is None else getattr(models, endpoint.answer)
+    if endpoint.answer is None:
+        shape = {"content": {endpoint.media_type: {"schema": {"type": "string"}}}, "description": endpoint.summary}
+        options: dict[str, Any] = {"response_class": Response, "response_model": None, "responses": {200: shape}}
+    else:
+        options = {"response_model": list[model] if endpoint.listed else model, "responses": errors(*endpoint.refusals)}
+    api.add_api_route(
+        endpoint.path.removeprefix("/api"), _handler(endpoint, service), methods=[endpoint.method],
+        name=endpoint.name, status_code=endpoint.status, description=endpoint.summary, **options,
+    )
+
+
+def api_router(service: Service) -> APIRouter:
+    """The routes of every endpoint of :data:`~freecell.web.api.ENDPOINTS`, under ``/api``."""
+    api = APIRouter(prefix="/api", responses=errors(*COMMON_REFUSALS))
+    for endpoint in ENDPOINTS:
+        _route(api, endpoint, service)
+    return api
+
+
+# --- the app ------------------------------------------------------------------------------
 
 
 def create_app(
@@ -136,20 +227,22 @@ def create_app(
 ) -> FastAPI:
     """The app, storing its games in ``db_path`` (default: the user's data directory),
     with the solver's help from ``assistance`` (default: its own, started on first use).
+    The store is opened now (raising :class:`~freecell.store.StoreError` for a file that
+    is not a game store); the app's lifespan closes it and ends the solver's processes.
 
     Only requests with ``token`` get in, addressed to a loopback name or one of
-    ``allowed_hosts`` (see :class:`freecell.web.security.Guard`); raises ``ValueError`` for
-    a token too short or that cannot stand in an address."""
+    ``allowed_hosts`` (see :class:`freecell.web.security.Guard`); raises
+    :class:`~freecell.web.security.InvalidTokenError` for a token too short or that
+    cannot stand in an address."""
     check_token(token)  # before the store is opened
-    store = Store(db_path or default_path())
-    assistance = assistance or Assistance()
-    service = Service(store, assistance)
-    games = service.games
+    service = Service(Store(db_path or default_path()), assistance or Assistance())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        assistance.close()
+        try:
+            yield
+        finally:
+            service.close()  # the store's file is locked while open: another server may use it now
 
     app = FastAPI(
         lifespan=lifespan,
@@ -159,158 +252,19 @@ def create_app(
         docs_url=None,  # Swagger UI and ReDoc load scripts from a CDN, which the page's CSP refuses
         redoc_url=None,
     )
-    app.state.games = games
-    app.state.assistance = assistance
     app.state.service = service
+    app.state.games = service.games
+    app.state.assistance = service.assistance
     app.add_middleware(BodyLimit)
     app.add_middleware(Guard, token=token, hosts=allowed_hosts, locked_page=STATIC / "locked.html")
+    app.add_exception_handler(FreecellError, _refused)
+    app.add_exception_handler(RequestValidationError, _malformed)
+    app.include_router(api_router(service))
+    _serve_the_page(app)
+    return app
 
-    def refused(request: Request, exc: Exception) -> JSONResponse:
-        status = error_status(exc)
-        assert status is not None
-        return JSONResponse({"detail": error_detail(exc)}, status_code=status)
 
-    for kind, _ in ERRORS:
-        app.add_exception_handler(kind, refused)
-
-    @app.exception_handler(AnalysisBusyError)
-    def busy(request: Request, exc: AnalysisBusyError) -> JSONResponse:
-        response = refused(request, exc)
-        response.headers["Retry-After"] = str(exc.retry_after)
-        return response
-
-    @app.exception_handler(RequestValidationError)
-    def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": _readable(exc)}, status_code=422)
-
-    api = APIRouter(prefix="/api", responses=errors(401, 403, 413, 415, 421, 422, 503))
-
-    @api.get("/rules", response_model=list[RulesEntry])
-    async def list_rules() -> list[Json]:
-        """Every preset, with its rules panel and our help."""
-        return service.rules()
-
-    @api.post("/games", status_code=201, response_model=GameState, responses=errors(400))
-    def new_game(body: NewGame) -> Json:
-        """A new game by deal number, game code, random deal or imported board."""
-        return service.new_game(**body.model_dump())
-
-    @api.get("/games/{game_id}", response_model=GameState, responses=errors(404))
-    async def get_game(game_id: str) -> Json:
-        return service.state(game_id, played=False)
-
-    @api.post("/games/{game_id}/moves", response_model=GameState, responses=errors(400, 404, 409))
-    async def play(game_id: str, body: MoveRequest) -> Json:
-        """Play a move in standard notation; 400 with the reason when it is refused."""
-        return service.move(game_id, body.move)
-
-    def action(kind: str, doc: str) -> None:
-        async def endpoint(game_id: str) -> Json:
-            return service.act(game_id, kind)
-
-        endpoint.__doc__ = doc
-        api.add_api_route(
-            f"/games/{{game_id}}/{kind}", endpoint, methods=["POST"], name=kind, response_model=GameState,
-            responses=errors(404, 409),
-        )
-
-    action("undo", "Take back the last action; 409 when there is nothing to undo.")
-    action("redo", "Play again the last action undone; 409 when there is nothing to redo.")
-    action("restart", "Back to the start of the same deal.")
-    action("pause", "Stop the clock.")
-    action("resume", "Start the clock again.")
-
-    @api.post("/games/{game_id}/options", response_model=GameState, responses=errors(400, 404, 409))
-    async def options(game_id: str, body: GameOptions) -> Json:
-        """Turn on or off the sending of safe cards home after each move."""
-        return service.options(game_id, auto_home=body.auto_home)
-
-    @api.post("/games/{game_id}/finish", response_model=GameState, responses=errors(404, 409))
-    async def finish(game_id: str) -> Json:
-        """Play the trivially won finish; 409 if the game is not trivially won."""
-        return service.finish(game_id)
-
-    @api.get("/games/{game_id}/destinations", response_model=Destinations, responses=errors(400, 404))
-    async def destinations(
-        game_id: str,
-        source: Annotated[str, Query(max_length=3, description="a column digit, a cell letter, or hc/hd/hh/hs")],
-        count: Annotated[int, Query(ge=1, le=104)] = 1,
-    ) -> Json:
-        """Where ``count`` cards from ``source`` may legally go now."""
-        return service.destinations(game_id, source, count)
-
-    @api.get("/games/{game_id}/hint", response_model=Hint, responses=errors(404, 503))
-    async def hint(game_id: str) -> Json:
-        """The next move of a winning line; or that the position is lost; or, while the
-        solver thinks, ``pending`` (ask again). A hint given is counted in the game."""
-        taken, asked = service.ask(game_id)
-        if asked is not None:
-            await asked.wait_async(assistance.hint_wait)
-        return service.hint_from(taken)
-
-    @api.get("/games/{game_id}/analysis", response_model=AnalysisState, responses=errors(404, 503))
-    async def analysis(game_id: str, line: bool = False) -> Json:
-        """The live verdict: winnable, not-winnable, unknown (the search reached its limit)
-        or pending; with ``line``, a winning line; when lost, the move that lost it. A line
-        shown marks the game assisted."""
-        return service.analysis(game_id, line=line)
-
-    @api.post("/games/{game_id}/rewind", response_model=GameState, responses=errors(404, 409))
-    async def rewind(game_id: str) -> Json:
-        """Undo back to the last position that could still be won; 409 when no losing
-        move is known (ask /analysis first)."""
-        return service.rewind(game_id)
-
-    @api.get("/games/{game_id}/capacity", response_model=CapacityDetail, responses=errors(400, 404))
-    async def capacity(
-        game_id: str,
-        empty_cells: Annotated[int | None, Query(ge=0, le=16)] = None,
-        empty_columns: Annotated[int | None, Query(ge=0, le=16)] = None,
-    ) -> Json:
-        """The move calculator, for the position or for other numbers of empty places."""
-        return service.capacity(game_id, empty_cells, empty_columns)
-
-    @api.get("/current", response_model=CurrentGame)
-    async def current() -> Json:
-        """The game a reloaded page continues: ``{"id": null}`` before the first game."""
-        return service.current()
-
-    @api.get("/stats", response_model=list[PresetStats])
-    def stats() -> list[Json]:
-        """Games played, won and lost, streaks, best time and fewest moves, per preset."""
-        return service.stats()
-
-    @api.get("/stats.json", response_model=list[PresetStats])
-    def stats_json(response: Response) -> list[Json]:
-        """The statistics as a JSON file to save."""
-        response.headers["Content-Disposition"] = f'attachment; filename="{STATS_FILE}.json"'
-        return service.stats()
-
-    @api.get(
-        "/stats.csv",
-        response_class=Response,
-        responses={
-            200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "the statistics as CSV"}
-        },
-    )
-    def stats_csv() -> Response:
-        """The statistics as a CSV file to save."""
-        return Response(
-            service.stats_csv(), media_type="text/csv",
-            headers={"Content-Disposition": f'attachment; filename="{STATS_FILE}.csv"'},
-        )
-
-    @api.get("/lessons", response_model=list[LessonInfo])
-    def lessons() -> list[Json]:
-        return service.lessons()
-
-    @api.post("/lessons/{lesson_id}", status_code=201, response_model=GameState, responses=errors(404))
-    def start_lesson(lesson_id: str) -> Json:
-        """A game on the lesson's position; its ``lesson`` field says what to do."""
-        return service.start_lesson(lesson_id)
-
-    app.include_router(api)
-
+def _serve_the_page(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False, response_model=None)
     def index() -> Response:
         return FileResponse(STATIC / "index.html")
@@ -321,4 +275,3 @@ def create_app(
         return Response(worker_script(), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
-    return app

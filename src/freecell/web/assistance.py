@@ -2,8 +2,8 @@
 and its rewind, and winnable-only deals.
 
 Every answer comes from the library's :class:`~freecell.advisor.Advisor`, fed by the
-:class:`~freecell.web.analysis.AnalysisService`, which solves in a worker process with a
-limit on every call. An answer is worked out from a :class:`Snapshot` of the game, taken
+analyses (:class:`Analyses`: worker processes in the server, Web Workers in the static
+site), which solve with a limit on every call. An answer is worked out from a :class:`Snapshot` of the game, taken
 under the games' lock and used after it is released, so that no move ever waits while a
 request waits for the solver. A hint waits for the solver at most :data:`HINT_WAIT`
 seconds: past that it answers "pending" and the page asks again.
@@ -16,18 +16,22 @@ import threading
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from freecell.advisor import HINT_LIMIT, LONGER_LIMIT, Advisor, Analysis, Verdict, winnable_deal
+from freecell.advisor import HINT_LIMIT, LONGER_LIMIT, Advisor, Analysis, winnable_deal
 from freecell.game import Action, is_lost
 from freecell.lessons import Lesson
 from freecell.position import Move, Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveResult
-from freecell.web.analysis import AnalysisService, Answered
+from freecell.solver import SearchLimit, SolveResult, SolveStatus
 from freecell.web.hint import describe, describe_briefly, move_worth_trying
+from freecell.web.in_play import Answered
 from freecell.web.session import Session
 from freecell.web.states import Json, move_hint, no_move_hint
 
 HINT_WAIT: Final = 0.25
+# What the API calls each verdict of the solver.
+VERDICT_WORDS: Final = {
+    SolveStatus.SOLVED: "winnable", SolveStatus.UNSOLVABLE: "not-winnable", SolveStatus.LIMIT_REACHED: "unknown",
+}
 
 
 @dataclass(frozen=True)
@@ -54,9 +58,10 @@ class Snapshot:
         )
 
 
-class Solving(Protocol):
-    """Where analyses run: :class:`~freecell.web.analysis.AnalysisService` (worker
-    processes) in the server; in the static site, a queue for the solver's Web Worker."""
+class Analyses(Protocol):
+    """Where analyses run: :class:`~freecell.web.analysis.AnalysisWorkers` (worker
+    processes) in the server; in the static site,
+    :class:`~freecell.web.worker.QueuedAnalysis` (the solver's Web Worker)."""
 
     advisor: Advisor
 
@@ -70,8 +75,8 @@ class Solving(Protocol):
 
 
 class Assistance:
-    """The server's one advisor and its worker process, started on first use (or
-    ``service``, made by the caller); a hint waits ``hint_wait`` seconds for the solver.
+    """The server's one advisor and its worker processes, started on first use (or
+    ``analyses``, made by the caller); a hint waits ``hint_wait`` seconds for the solver.
     Each search in play is bounded by ``limit``; one that reaches it is followed by a
     search within ``longer`` (None: none)."""
 
@@ -79,46 +84,49 @@ class Assistance:
         self,
         *,
         workers: int | None = None,
-        service: Solving | None = None,
+        analyses: Analyses | None = None,
         hint_wait: float = HINT_WAIT,
         limit: SearchLimit = HINT_LIMIT,
         longer: SearchLimit | None = LONGER_LIMIT,
     ) -> None:
-        self.advisor = service.advisor if service is not None else Advisor(limit=limit)
+        self.advisor = analyses.advisor if analyses is not None else Advisor(limit=limit)
         self.hint_wait = hint_wait
         self._longer = longer
         self._workers = workers or max(1, (os.cpu_count() or 2) - 1)
-        self._service = service
+        self._analyses = analyses
         self._lock = threading.Lock()
 
     @property
-    def service(self) -> Solving:
+    def analyses(self) -> Analyses:
         with self._lock:
-            if self._service is None:
-                self._service = AnalysisService(self.advisor, workers=self._workers, longer=self._longer)
-            return self._service
+            if self._analyses is None:
+                from freecell.web.analysis import AnalysisWorkers  # processes: not in the static site
+
+                self._analyses = AnalysisWorkers(self.advisor, workers=self._workers, longer=self._longer)
+            return self._analyses
 
     def close(self) -> None:
+        """End the analyses and their processes."""
         with self._lock:
-            if self._service is not None:
-                self._service.close()
-                self._service = None
+            if self._analyses is not None:
+                self._analyses.close()
+                self._analyses = None
 
     # --- what is known of a position -----------------------------------------------------
 
     def ask(self, snapshot: Snapshot) -> Answered | None:
         """Ask the worker about the snapshot's position unless it is known already (or a
         lesson's, which follows the lesson): what to wait for, or None. Raises
-        :class:`~freecell.web.analysis.AnalysisBusyError` at once when the solver is saturated."""
+        :class:`~freecell.web.in_play.AnalysisBusyError` at once when the solver is saturated."""
         if snapshot.lesson is not None:
             return None
         known = self.advisor.known(snapshot.position, snapshot.rules)
-        if known is not None and known.verdict is not Verdict.UNKNOWN:
+        if known is not None and known.verdict is not SolveStatus.LIMIT_REACHED:
             return None
         earlier = [action.before for action in snapshot.history]
         if self.advisor.lost_on_the_way(snapshot.position, snapshot.rules, earlier):
             return None
-        asked = self.service.request(snapshot.game_id, snapshot.position, snapshot.rules)
+        asked = self.analyses.request(snapshot.game_id, snapshot.position, snapshot.rules)
         return None if known is not None else asked  # unknown: the longer search is not waited for
 
     def analysis(self, snapshot: Snapshot) -> Analysis | None:
@@ -143,17 +151,17 @@ class Assistance:
         analysis = self.analysis(snapshot)
         if analysis is None:
             return no_move_hint("Thinking…", pending=True)
-        if analysis.verdict is Verdict.WINNABLE and analysis.next_move is not None:
+        if analysis.verdict is SolveStatus.SOLVED and analysis.next_move is not None:
             move = position.parse_move(analysis.next_move, rules)
             return _hint_for(move, position, verdict="winnable")
-        if analysis.verdict is Verdict.NOT_WINNABLE:
+        if analysis.verdict is SolveStatus.UNSOLVABLE:
             if snapshot.moves_made == 0:  # nothing to undo: the deal itself is lost
                 return no_move_hint(
                     "This deal cannot be won, whatever is played: our solver proved it. Deal a new one",
                     verdict="not-winnable",
                 )
             started = None if snapshot.start is None else self.advisor.known(snapshot.start, rules)
-            if started is not None and started.verdict is Verdict.NOT_WINNABLE:  # no winnable position to go back to
+            if started is not None and started.verdict is SolveStatus.UNSOLVABLE:  # no winnable position to go back to
                 return no_move_hint(
                     "This game could not be won from its start, whatever was played: our solver proved it. "
                     "Deal a new one",
@@ -168,13 +176,13 @@ class Assistance:
         if fallback is None:
             return no_move_hint("No legal move is left", verdict="unknown")
         text = describe(fallback, position)
-        searching = self.service.searching_further(position, rules)
+        searching = self.analyses.searching_further(position, rules)
         why = "The solver could not decide in time" + ("; it is searching further." if searching else ".")
         text = f"{why} A move worth trying: {text[0].lower()}{text[1:]}"
         hint = move_hint(fallback, position, text, verdict="unknown")
         return {**hint, "searching": searching}
 
-    def state(self, snapshot: Snapshot, *, with_line: bool) -> Json:
+    def analysis_state(self, snapshot: Snapshot, *, with_line: bool) -> Json:
         """The live verdict on the position, the winning line if asked for, and the move
         that lost the game when it was lost from a winnable position. Never waits."""
         answer: Json = {"verdict": "unknown", "line": None, "losing_move": None, "searching": False}
@@ -183,12 +191,12 @@ class Assistance:
         analysis = self.analysis(snapshot)
         if analysis is None:
             return {**answer, "verdict": "pending"}
-        answer["verdict"] = analysis.verdict.value
-        if analysis.verdict is Verdict.UNKNOWN:
-            answer["searching"] = self.service.searching_further(snapshot.position, snapshot.rules)
-        if analysis.verdict is Verdict.WINNABLE and with_line:
+        answer["verdict"] = VERDICT_WORDS[analysis.verdict]
+        if analysis.verdict is SolveStatus.LIMIT_REACHED:
+            answer["searching"] = self.analyses.searching_further(snapshot.position, snapshot.rules)
+        if analysis.verdict is SolveStatus.SOLVED and with_line:
             answer["line"] = list(analysis.line)
-        if analysis.verdict is Verdict.NOT_WINNABLE:
+        if analysis.verdict is SolveStatus.UNSOLVABLE:
             answer["losing_move"] = self.losing_move(snapshot)
         return answer
 
@@ -203,9 +211,9 @@ class Assistance:
             for position in reversed(positions):
                 known = self.advisor.known(position, rules)
                 if known is None:
-                    self.service.request(f"{snapshot.game_id}/history", position, rules)
+                    self.analyses.request(f"{snapshot.game_id}/history", position, rules)
                     break
-                if known.verdict is not Verdict.NOT_WINNABLE:
+                if known.verdict is not SolveStatus.UNSOLVABLE:
                     break
             return None
         plural = "s" if found.moves_back > 1 else ""
@@ -222,7 +230,7 @@ class Assistance:
         """A random deal the solver has won: its game code and its difficulty."""
 
         def in_worker(position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
-            return self.service.solve(position, rules, limit)
+            return self.analyses.solve(position, rules, limit)
 
         found = winnable_deal(rules, solver=in_worker)
         return found.deal.code(), found.difficulty.value

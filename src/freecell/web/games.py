@@ -4,35 +4,56 @@ answer goes out.
 Every request that changes a game is checked first (nothing changes when it is refused),
 then applied to the session, then committed to the store as one transaction. If the
 commit fails, the session is dropped from memory, so that it is rebuilt from the log.
-One lock serialises the requests, which uvicorn runs in a thread pool. It is held only
-for work that takes a millisecond or so (a move, its commit, a state or a snapshot to
-answer from), never while anything waits for the solver: so one lock for every game
-costs little, as the work under it holds the GIL and the store's one connection anyway.
+One lock serialises the requests, which the server answers in its event loop (play) or
+in its thread pool (a new game, which may solve or replay). It is held only for work that
+takes a millisecond or so (a move, its commit, a state or a snapshot to answer from),
+never while anything waits for the solver or reads a whole table: so one lock for every
+game costs little, as the work under it holds the GIL and the store's one connection
+anyway. The store's own failures (SQLite's, the file system's) come out as
+:class:`StoreFailedError`.
 """
 
 from __future__ import annotations
 
 import secrets
+import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from freecell.codes import decode_game_code
 from freecell.deals import Deal, random_deal
+from freecell.errors import InvalidInputError, NotFoundError
 from freecell.game import Game, Outcome
 from freecell.lessons import find_lesson
 from freecell.position import Position
 from freecell.replay import ReplayError
 from freecell.rules import find_rules
-from freecell.store import Event, GameRecord, Store, Writer
+from freecell.store import Event, GameRecord, Store, StoreError, Writer
 from freecell.web.session import NotTriviallyWonError, Session
 
 T = TypeVar("T")
 
 
-class GameNotFoundError(LookupError):
+class GameNotFoundError(NotFoundError):
     """No game has that id."""
+
+
+class StoreFailedError(StoreError):
+    """The game store could not be read or written (a full disk, say): nothing was saved."""
+
+
+@contextmanager
+def storing() -> Iterator[None]:
+    """Raise the store's own failures as :class:`StoreFailedError`."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as error:
+        raise StoreFailedError(
+            f"the game store failed ({error}); nothing was saved: free some disk space and try again"
+        ) from error
 
 
 def new_game_id() -> str:
@@ -60,12 +81,14 @@ class Games:
             return read(self._load(game_id))
 
     def current(self) -> str | None:
-        return self.store.current()
+        with storing():
+            return self.store.current()
 
     def _load(self, game_id: str) -> Session:
         session = self._sessions.get(game_id)
         if session is None:
-            found = self.store.game(game_id)
+            with storing():
+                found = self.store.game(game_id)
             if found is None:
                 raise GameNotFoundError(f"there is no game {game_id!r}: start a new one")
             session = Session.replay(*found)
@@ -93,7 +116,7 @@ class Games:
         themselves with ``auto_home``. It replaces the game in progress, which counts as
         lost or abandoned if a move was made in it.
 
-        Raises ``ValueError`` subclasses with the library's message for an unknown ruleset,
+        Raises :class:`~freecell.errors.InvalidInputError` with the library's message for an unknown ruleset,
         cells the ruleset does not offer, a deal out of range, a bad code or a bad board,
         and :class:`~freecell.replay.ReplayError` naming the first of ``moves`` that cannot
         be played; nothing is stored then.
@@ -102,7 +125,7 @@ class Games:
         if random:
             chosen.append("random")
         if len(chosen) > 1:
-            raise ValueError(f"choose one of deal, code, random or board, not {' and '.join(chosen)}")
+            raise InvalidInputError(f"choose one of deal, code, random or board, not {' and '.join(chosen)}")
         the_rules = find_rules(rules, cells=cells)
         made: Deal | None = None
         if code is not None:
@@ -155,7 +178,7 @@ class Games:
         session.last = ()
         with self._lock:
             replaced = None if record.lesson else self._replaced(record.created)
-            with self.store.writing() as writer:
+            with storing(), self.store.writing() as writer:
                 writer.add_game(record)
                 for event in events or []:
                     writer.add_event(record.id, event)
@@ -169,12 +192,13 @@ class Games:
 
     def _replaced(self, at: float) -> Session | None:
         """The game in progress that a new deal replaces, if it counts as played."""
-        previous = self.store.current(lessons=False)
+        with storing():
+            previous = self.store.current(lessons=False)
         if previous is None:
             return None
         try:
             session = self._load(previous)
-        except (GameNotFoundError, ValueError):
+        except (NotFoundError, InvalidInputError):  # gone, or a log that no longer replays
             return None
         if session.abandoned or not session.moved or session.is_won():
             return None
@@ -241,7 +265,7 @@ class Games:
         try:
             for event in events:
                 session.apply(event)
-            with self.store.writing() as writer:
+            with storing(), self.store.writing() as writer:
                 for event in events:
                     writer.add_event(session.id, event)
                 if session.lesson is None and session.is_won() and not was_won:
@@ -257,6 +281,6 @@ def _checked(game: Game, moves: list[str]) -> list[str]:
     for number, text in enumerate(moves, start=1):
         try:
             game.play(text)
-        except ValueError as error:
+        except InvalidInputError as error:
             raise ReplayError(number, text, str(error)) from None
     return moves

@@ -1,32 +1,27 @@
-"""The hint: a legal move worth trying, and a sentence that names it.
+"""Words for the hints: a legal move worth trying where the solver could not decide in
+time, and the sentences that name a move as players read it.
 
-For now a hint is a legal move ranked by a few plain preferences; the solver issue
-replaces :func:`hint_move` with a search that leads to a win.
+A hint that follows a winning line comes from the solver (:mod:`freecell.web.assistance`);
+:func:`move_worth_trying` is what is left when the search reached its limit.
 """
 
 from __future__ import annotations
 
 from freecell.cards import card_label
-from freecell.game import Game
 from freecell.notation import cell_letter
 from freecell.position import Move, Place, PlaceKind, Position, can_stack
 from freecell.rules import Rules
 
 
-def hint_move(game: Game) -> Move | None:
-    """A legal move in the game's position, or None when none is left.
+def move_worth_trying(position: Position, rules: Rules, *, undone: Position | None) -> Move | None:
+    """A legal move in ``position``, or None when none is left; ``undone`` is the position
+    before the last action (None at the start).
 
     Preferred, in order: a card home; a card from a cell onto a column; a run onto
     another card that uncovers something new; a run into an empty column that leaves cards
     behind; a card into a cell; a take-back. A move that undoes the last action, or that
     only carries a whole column to an empty one, comes last.
     """
-    return move_worth_trying(game.position, game.rules, undone=game.history[-1].before if game.history else None)
-
-
-def move_worth_trying(position: Position, rules: Rules, *, undone: Position | None) -> Move | None:
-    """:func:`hint_move` for ``position``, where ``undone`` is the position before the
-    last action (None at the start)."""
     moves = position.legal_moves(rules)
     if not moves:
         return None

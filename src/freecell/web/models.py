@@ -1,12 +1,16 @@
-"""The JSON bodies of the API (see ``docs/api.md``) as pydantic models: the server checks
-requests with them and describes the API for OpenAPI; the values are made in
-:mod:`freecell.web.states`."""
+"""The JSON bodies of the API (see ``docs/api.md``) as pydantic models, for the server:
+the answers' models describe the API for OpenAPI (the values are made in
+:mod:`freecell.web.states`), and the requests' models, made from the fields of
+:data:`freecell.web.api.ENDPOINTS` by :func:`request_model`, check what comes in."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from freecell.store import PresetStats as PresetStats
+from freecell.web import api
 
 
 class ErrorBody(BaseModel):
@@ -116,39 +120,40 @@ class GameState(BaseModel):
     )
 
 
-class NewGame(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    rules: str = Field("standard", max_length=64)
-    cells: int | None = None
-    deal: int | None = None
-    code: str | None = Field(None, max_length=64)
-    random: bool = False
-    board: str | None = Field(None, max_length=20_000)
-    winnable: bool = Field(False, description="deal only a random deal that the solver has won")
-    moves: list[str] | None = Field(
-        None, max_length=2000, description="moves in standard notation played from the start (a shared link's)"
-    )
-    auto_home: bool = Field(False, description="send safe cards home by themselves")
+def field_type(field: api.Field) -> Any:
+    """The Python type of ``field`` (null allowed when its default is None)."""
+    kind: Any = list[str] if field.kind is list else field.kind
+    return kind | None if field.nullable else kind
 
 
-class GameOptions(BaseModel):
-    model_config = ConfigDict(strict=True)
+def field_bounds(field: api.Field) -> dict[str, Any]:
+    """The bounds of ``field`` as pydantic's ``Field`` and FastAPI's ``Query`` take them."""
+    if field.kind is int:
+        return {"ge": field.least, "le": field.most}
+    return {"max_length": field.most}
 
-    auto_home: bool = Field(description="send safe cards home by themselves after each move")
 
-
-class MoveRequest(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    move: str = Field(max_length=32, examples=["38", "3a", "ah", "38v3"])
+def request_model(name: str, fields: tuple[api.Field, ...]) -> type[BaseModel]:
+    """A strict model (no ``"3"`` for 3) of a body of ``fields``, called ``name``."""
+    definitions: dict[str, Any] = {
+        field.name: (
+            field_type(field),
+            Field(
+                ... if field.required else field.default, description=field.description,
+                examples=list(field.examples) or None, **field_bounds(field),
+            ),
+        )
+        for field in fields
+    }
+    model: type[BaseModel] = create_model(name, __config__=ConfigDict(strict=True), **definitions)
+    return model
 
 
 class Destinations(BaseModel):
     targets: list[str]
 
 
-Verdict = Literal["winnable", "not-winnable", "unknown"]
+VerdictWord = Literal["winnable", "not-winnable", "unknown"]  # freecell.web.assistance.VERDICT_WORDS
 SEARCHING = "the verdict is unknown and a longer search is under way: ask again for the verdict it finds"
 
 
@@ -158,7 +163,7 @@ class Hint(BaseModel):
     target: str | None = None
     count: int | None = Field(None, description="how many cards the move carries (the page lights them all)")
     text: str
-    verdict: Verdict | None = Field(None, description="what the solver knows of the position")
+    verdict: VerdictWord | None = Field(None, description="what the solver knows of the position")
     pending: bool = Field(False, description="the solver is still thinking: ask again shortly")
     searching: bool = Field(False, description=SEARCHING)
 
@@ -170,7 +175,7 @@ class LosingMove(BaseModel):
 
 
 class AnalysisState(BaseModel):
-    verdict: Verdict | Literal["pending"]
+    verdict: VerdictWord | Literal["pending"]
     line: list[str] | None = Field(None, description="a winning line from here, when asked for and winnable")
     losing_move: LosingMove | None = None
     searching: bool = Field(False, description=SEARCHING)

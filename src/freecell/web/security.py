@@ -40,6 +40,8 @@ from starlette.requests import HTTPConnection
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from freecell.errors import InvalidInputError
+
 SERVICE_WORKER: Final = "/sw.js"
 
 LOOPBACK_NAMES: Final = ("127.0.0.1", "localhost", "::1")
@@ -61,15 +63,19 @@ SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 NEEDS_TOKEN: Final = "this server answers only its player: open the address that `freecell play` printed"
 
 
+class InvalidTokenError(InvalidInputError):
+    """A token that cannot guard the games: too short, too long, or not fit for an address."""
+
+
 def new_token() -> str:
     """A fresh random token (32 URL-safe characters)."""
     return secrets.token_urlsafe(24)
 
 
 def check_token(token: str) -> str:
-    """``token`` if it may be used; raises ``ValueError`` saying why not."""
+    """``token`` if it may be used; raises :class:`InvalidTokenError` saying why not."""
     if not TOKEN_PATTERN.fullmatch(token):
-        raise ValueError(
+        raise InvalidTokenError(
             "a token is 16 to 128 letters, digits and the characters . _ ~ - (it is all that guards the games)"
         )
     return token

@@ -21,10 +21,6 @@ NOT_THE_PAGE: Final = frozenset(
 FILES_LINE: Final = "const FILES = [];"
 
 
-class ServiceWorkerError(RuntimeError):
-    """``static/sw.js`` has no line to write the file list in."""
-
-
 def page_files(static: Path = STATIC) -> list[str]:
     """The addresses of the page's own files, the page itself (``/``) first."""
     files = sorted(
@@ -39,5 +35,6 @@ def worker_script(static: Path = STATIC) -> str:
     """The text of ``/sw.js``: ``static/sw.js`` with :func:`page_files` written in."""
     script = (static / "sw.js").read_text(encoding="utf-8")
     if FILES_LINE not in script:
-        raise ServiceWorkerError(f"static/sw.js has no line {FILES_LINE!r} to write the page's files in")
+        # A package built without that line is broken: a bug, never a refusal.
+        raise RuntimeError(f"static/sw.js has no line {FILES_LINE!r} to write the page's files in")
     return script.replace(FILES_LINE, f"const FILES = {json.dumps(page_files(static), indent=1)};", 1)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from freecell.deals import Deal, DealKind
+from freecell.errors import NotPossibleNowError
 from freecell.finish import finishing_moves
 from freecell.game import Game, NothingToUndoError, Outcome
 from freecell.lessons import Lesson, find_lesson
@@ -20,11 +21,11 @@ from freecell.rules import find_rules
 from freecell.store import Event, GameRecord, Result
 
 
-class GameOverError(ValueError):
+class GameOverError(NotPossibleNowError):
     """The game cannot take this action any more (won, or replaced by a new deal)."""
 
 
-class NotTriviallyWonError(ValueError):
+class NotTriviallyWonError(NotPossibleNowError):
     """A finish was asked for in a position that foundation moves alone do not win."""
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from freecell.cards import SUIT_LETTERS, SUIT_NAMES, card_name
-from freecell.notation import SUIT_CHARS, parse_move_text, place_char
-from freecell.position import Move, Place, PlaceKind, Position
+from freecell.notation import parse_move_text, place_char, place_text
+from freecell.position import Move, Place, Position
 from freecell.rules import Rules, SequenceMoves
 from freecell.web.rules_text import HELP_TEXT, RULES_TEXT
 from freecell.web.session import Session
@@ -37,11 +37,6 @@ def rules_entry(rules: Rules) -> Json:
     return {**rules_info(rules), "text": RULES_TEXT.get(rules.name, rules.description), "help": HELP_TEXT}
 
 
-def source_char(place: Place) -> str:
-    """A move's source: as :func:`place_char`, with the suit after ``h`` for a take-back."""
-    return place_char(place) + (SUIT_CHARS[place.index] if place.kind is PlaceKind.FOUNDATION else "")
-
-
 def places_info(position: Position) -> Json:
     """The table's places, in the order of the state's ``columns``, ``cells`` and
     ``foundations``: each with its letters in standard notation (``source`` where a move
@@ -49,7 +44,7 @@ def places_info(position: Position) -> Json:
     reads them here rather than knowing the notation."""
 
     def place(source: Place, name: str) -> Json:
-        return {"source": source_char(source), "target": place_char(source), "name": name}
+        return {"source": place_text(source), "target": place_char(source), "name": name}
 
     def pile_name(pile: int) -> str:
         # With two decks, the second pile of a suit is "hearts foundation 2".
@@ -71,7 +66,7 @@ def last_places(moves: tuple[str, ...]) -> list[Json]:
     found = []
     for text in moves:
         move = parse_move_text(text)
-        source = move.source if move.suit is None else source_char(Place.foundation(move.suit))
+        source = move.source if move.suit is None else place_text(Place.foundation(move.suit))
         found.append({"source": source, "target": move.target})
     return found
 
@@ -157,7 +152,7 @@ def game_state(session: Session, now: float, *, played: bool = False) -> Json:
 def move_hint(move: Move, position: Position, text: str, *, verdict: str | None) -> Json:
     """A hint naming ``move`` (see ``GET /hint`` in ``docs/api.md``)."""
     return {
-        "move": position.notation(move), "source": source_char(move.source), "target": place_char(move.target),
+        "move": position.notation(move), "source": place_text(move.source), "target": place_char(move.target),
         "count": move.count, "text": text, "verdict": verdict, "pending": False, "searching": False,
     }
 

@@ -1,4 +1,5 @@
-// The JSON API of docs/api.md: the page's one transport. Every call returns the parsed
+// The JSON API of docs/api.md (defined in freecell/web/api.py, which tests/test_api_definition.py
+// holds this file to): the page's one transport. Every call returns the parsed
 // body or throws an ApiError that carries the server's sentence for the player; status 0
 // means the server could not be reached (the page then says so and keeps its table).
 // Served by `freecell play`, calls go to the server; in the static site (`freecell site`),
@@ -15,15 +16,8 @@ export class ApiError extends Error {
   }
 }
 
-function describe(detail) {
-  if (typeof detail === "string") {
-    return detail;
-  }
-  if (Array.isArray(detail) && detail.length > 0) {
-    return detail.map((item) => item.msg ?? String(item)).join("; ");
-  }
-  return "The server refused that.";
-}
+// The API's detail is always a sentence (docs/api.md); anything else came from elsewhere.
+const describe = (detail) => (typeof detail === "string" && detail ? detail : "The server refused that.");
 
 async function call(method, path, body, { keepalive = false } = {}) {
   if (site) {

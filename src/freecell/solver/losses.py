@@ -1,0 +1,81 @@
+"""The losses a process keeps from one solve to the next: positions proven lost, and
+classes of relaxed problems known to reach no goal (dead ends).
+
+Every position a proof saw is lost too (the proof saw every position it leads to), and
+every position of a dead class. A later solve in the same process (the next position
+of a game, in the in-play worker, or an earlier one, when the advisor looks back for
+the losing move) ends at once when its start is one of them, and passes the others by
+(see :class:`~freecell.solver.board.DeadEnds`).
+
+A key names the cards in play, which tell the foundations only when no card is missing
+from the table (a prepared position may leave some out): the keys are kept apart by the
+rules, the cards missing, and their kind (0: positions of the exhaustive problem; else
+the relaxation whose classes they are). At most :data:`LOST_KEPT` keys are kept in all,
+the older forgotten past it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from typing import Final
+
+from freecell.position import Position
+from freecell.rules import Rules
+from freecell.solver.board import FreeCellProblem
+from freecell.solver.twins import can_relax
+
+LOST: Final[dict[tuple[Rules, bytes, int], set[bytes]]] = {}
+LOST_KEPT: Final = 600_000  # about 150 bytes a key; a game left unknown keeps 100,000 a solve
+
+
+def lost_sets(position: Position, rules: Rules, relaxations: Iterable[int]) -> dict[int, set[bytes]]:
+    """The sets of keys kept for ``position``'s rules and missing cards: the exhaustive
+    problem's (0) and each relaxation's, made empty where there were none."""
+    missing = _missing(position, rules)
+    return {twins: LOST.setdefault((rules, missing, twins), set()) for twins in (0, *relaxations)}
+
+
+def known_lost(position: Position, rules: Rules, exhaustive: FreeCellProblem, lost: dict[int, set[bytes]]) -> bool:
+    """Whether ``position`` (its safe cards sent home) is a position or, where a relaxed
+    problem applies, in a class kept in ``lost``."""
+    if exhaustive.key(exhaustive.initial(position)[0]) in lost[0]:
+        return True
+    return can_relax(rules) and any(
+        _relaxed_key(position, rules, twins) in keys for twins, keys in lost.items() if twins and keys
+    )
+
+
+def key_maker(rules: Rules, twins: int) -> FreeCellProblem:
+    """A relaxed problem ``twins`` whose keys are the classes its walks see."""
+    return FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
+
+
+def keep_lost(lost: set[bytes], keys: Collection[bytes]) -> None:
+    """Add ``keys`` (all lost) to ``lost``, one of :data:`LOST`'s sets, forgetting every
+    set rather than growing past :data:`LOST_KEPT`."""
+    if not keys or len(keys) > LOST_KEPT:
+        return
+    # Only the keys not kept yet count (a walk's dead ends are among the classes it saw).
+    added = sum(1 for key in keys if key not in lost) if lost else len(keys)
+    if sum(map(len, LOST.values())) + added > LOST_KEPT:
+        for kept in LOST.values():
+            kept.clear()
+    lost.update(keys)
+
+
+def _relaxed_key(position: Position, rules: Rules, twins: int) -> bytes:
+    """The class of ``position``, its safe cards sent home, in the relaxed problem ``twins``."""
+    relaxed = key_maker(rules, twins)
+    return relaxed.key(relaxed.initial(position)[0])
+
+
+def _missing(position: Position, rules: Rules) -> bytes:
+    """The cards neither in play nor home (none, in a whole deal)."""
+    count = [rules.decks] * 52
+    for card in [*(card for column in position.columns for card in column), *position.cells]:
+        if card is not None:
+            count[card] -= 1
+    for pile, height in enumerate(position.foundations):
+        for rank in range(height):
+            count[rank * 4 + (pile & 3)] -= 1
+    return bytes(card for card in range(52) for _ in range(count[card]))

@@ -1,0 +1,148 @@
+"""Each step's child's heuristic, worked out from its parent's without making the child.
+
+A step that sends no card home changes one or two columns and the cells, so its child's
+heuristic is the parent's with those parts replaced (:func:`rate`); the other steps are
+played to see where they lead. The searches take a child rated as a goal (:data:`WON`)
+first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from freecell.solver.search import WON
+from freecell.solver.steps import CELL, HOME, TWIN_CELL, UNLIMITED, Columns, Rated, State, Step, may_go_home
+
+if TYPE_CHECKING:
+    from freecell.solver.board import FreeCellProblem
+
+
+def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rated]:
+    """Each step with its child's heuristic. A step that sends no card home changes
+    one or two columns and the cells, so its child's heuristic is the parent's with
+    those parts replaced, worked out without making the child. The other steps are
+    played (:meth:`~freecell.solver.board.FreeCellProblem.play`) to see where they lead.
+
+    A hot loop (every position a search expands or makes passes through it; see
+    ``bench/position_cost.py``): kept whole, as calls would cost each position."""
+    columns, cells, foundations = state
+    values = problem.values
+    safe = (problem.homeward_known.get(foundations) or problem.homeward_cards(foundations))[1]
+    features = problem.features
+    values_of = [values[column] for column in columns]
+    disorder_of = [features[column][1] for column in columns]
+    disorder = sum(disorder_of)
+    # Where the cards wanted lie in each column (every copy, as heuristic()
+    # counts them), and so how deep.
+    one_deck = problem.pile_count == 4
+    wanted = b"" if one_deck else problem.ready_known.get(foundations) or problem.ready_table(foundations)
+    places: list[list[int]] = []
+    depth = 0
+    for column in columns:
+        height = len(column)
+        found: list[int] = []
+        for where in range(height):
+            card = column[where]
+            if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
+                depth += height - where - 1
+                found.append(where)
+        places.append(found)
+    hits = [len(found) for found in places]
+    cell_weight = problem.cell_weight
+    next_weight = problem.weights.next
+    # The parent's heuristic, as FreeCellProblem.heuristic() works it out. When k cards
+    # move from column i to column j, the cards wanted among them keep their depth, those
+    # left in i ("stay") rise by k and those in j sink by k.
+    base = sum(values_of) + cell_weight * len(cells) + next_weight * depth
+    rated: list[Rated] = []
+    home, cell, won = HOME, CELL, WON
+    table = b""  # the columns joined, made once if a take-back needs it
+    # With fused take-backs a card that may go home may go there by itself after a
+    # move (see FreeCellProblem._close): such children are made.
+    fuses = problem.fuses
+    for step in steps:
+        source, target, count = step
+        if target < home and source < cell:
+            column = columns[source]
+            rest = column[:-count]
+            if not (
+                (rest and rest[-1] in safe)
+                or (fuses and (may_go_home(column[-1], foundations) or (rest and may_go_home(rest[-1], foundations))))
+            ):
+                h = base - values_of[source] + values[rest]
+                stay = 0
+                if hits[source]:
+                    height = len(rest)
+                    stay = sum([1 for where in places[source] if where < height])
+                if target == cell:
+                    h += cell_weight - next_weight * stay
+                    if disorder == disorder_of[source] and not features[rest][1]:
+                        h = won
+                else:
+                    onto = columns[target] + column[-count:]
+                    h += values[onto] - values_of[target] + next_weight * count * (hits[target] - stay)
+                    if (
+                        disorder == disorder_of[source] + disorder_of[target]
+                        and not features[rest][1]
+                        and not features[onto][1]
+                    ):
+                        h = won
+                rated.append((h, step, None))
+                continue
+        elif source < home and target < cell and not (fuses and may_go_home(source - cell, foundations)):
+            onto = columns[target] + bytes((source - cell,))
+            h = base - cell_weight + values[onto] - values_of[target] + next_weight * hits[target]
+            if disorder == disorder_of[target] and not features[onto][1]:
+                h = won
+            rated.append((h, step, None))
+            continue
+        elif home <= source < TWIN_CELL and one_deck:
+            # A take-back (one deck): the card comes back on top of a column or into
+            # a cell, where it lies at depth 0 and is the card its pile wants now,
+            # instead of the one above it. It lies on a card one rank higher, or
+            # alone: it adds no disorder, and no card becomes safe.
+            suit = source - home
+            height = foundations[suit]
+            # Where the card wanted until now lies (take-backs are rare: looked up
+            # here rather than for every position).
+            if not table:
+                table = b"\xff".join(columns) + b"\xff"
+            at = table.find((height << 2) | suit) if height < 13 else -1
+            deep, where = (table.find(255, at) - at - 1, table.count(255, 0, at)) if at >= 0 else (0, -1)
+            if target == cell:
+                h = base + cell_weight - next_weight * deep
+            else:
+                onto = columns[target] + bytes((((height - 1) << 2) | suit,))
+                sinking = hits[target] - (where == target)
+                h = base + values[onto] - values_of[target] + next_weight * (sinking - deep)
+            rated.append((won if not disorder else h, step, None))
+            continue
+        made = problem.play(state, step)
+        rated.append((won if problem.is_goal(made[0]) else problem.heuristic(made[0]), step, made))
+    return rated
+
+
+def with_shortest(problem: FreeCellProblem, columns: Columns, rated: list[Rated]) -> list[Rated]:
+    """``rated`` with the shortest column's share added to the children that
+    :func:`rate` did not make (those it made were rated by :meth:`~freecell.solver.board.FreeCellProblem.heuristic`)."""
+    lengths = [len(column) for column in columns] + [UNLIMITED]
+    # The two shortest columns. When a step changes both, the column it takes cards
+    # from is left shorter than any other, so the rest need not be looked at.
+    a, b = sorted(range(len(lengths)), key=lengths.__getitem__)[:2]
+    weight = problem.weights.shortest
+    won = WON
+    result: list[Rated] = []
+    for h, step, made in rated:
+        if made is None and h != won:
+            source, target, count = step
+            if a != source and a != target:
+                low = lengths[a]
+            else:
+                low = lengths[b] if b != source and b != target else UNLIMITED
+            if source < CELL:
+                low = min(low, lengths[source] - count)
+            if target < CELL:
+                low = min(low, lengths[target] + count)
+            h += weight * low
+        result.append((h, step, made))
+    return result

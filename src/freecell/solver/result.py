@@ -1,0 +1,41 @@
+"""What a solve answers: a status, and the moves of a win with the search's statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from freecell.solver.steps import Step
+
+
+class SolveStatus(Enum):
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    LIMIT_REACHED = "limit-reached"
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """What a solve found. ``moves`` (standard notation, foundation moves included)
+    replays from the position to a win under the rules with nothing automatic; it is
+    empty unless the status is SOLVED."""
+
+    status: SolveStatus
+    moves: tuple[str, ...]
+    expanded: int
+    generated: int
+    seconds: float
+    non_foundation_moves: int
+
+    @property
+    def solved(self) -> bool:
+        return self.status is SolveStatus.SOLVED
+
+
+# The searches' answer: the steps of a win (None for none) and the status.
+Verdict = tuple[list[Step] | None, SolveStatus]
+
+
+def count_non_foundation(moves: list[str] | tuple[str, ...]) -> int:
+    """How many moves do not send a card home (``3h``, ``ah``)."""
+    return sum(1 for move in moves if not (len(move) == 2 and move[1] == "h"))

@@ -1,0 +1,182 @@
+"""What depends on the rules alone, shared by every problem: which card may lie on which,
+the heuristic's weights and each column's share of it, and the caches of what the
+foundations allow (which cards may go home, which are settled, ...)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Final
+
+from freecell.rules import Building
+
+CardLists = tuple[tuple[int, ...], ...]
+Features = tuple[int, int, int, int]
+FEATURES_KEPT: Final = 500_000  # distinct columns a table remembers before it forgets them all
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What each feature of a table costs the heuristic (lower is closer to a win).
+
+    Empty cells and columns are valued strongly: they are what makes every later move
+    possible. ``disorder`` counts the cards lying on a lower card of their column (each
+    must move before that card can go home); ``off_run`` the cards above the ordered run
+    at the exposed end; ``depth`` how deep the lowest card of each column lies; ``next``
+    how deep the next card each foundation needs lies; ``shortest`` how many cards the
+    shortest column holds (0 once a column is empty): it draws a search towards emptying
+    a column, even through full cells, where the others see only cost.
+    """
+
+    in_play: int = 10
+    disorder: int = 12
+    off_run: int = 2
+    depth: int = 2
+    cell: int = 14
+    empty_column: int = 40
+    next: int = 6
+    shortest: int = 0
+
+
+class ColumnFeatures(dict[bytes, Features]):
+    """For each column seen: the length of the ordered run at its exposed end, how many
+    of its cards lie on a lower card (each must move before that card can go home),
+    the rank of its lowest card, and how many cards lie above that card.
+
+    Each is worked out from the column without its exposed card, which has nearly
+    always been seen before. Shared by every search under one building rule; it forgets
+    everything when it grows past :data:`FEATURES_KEPT` columns.
+    """
+
+    def __init__(self, follows: bytes) -> None:
+        super().__init__()
+        self.follows = follows
+
+    def __missing__(self, column: bytes) -> Features:
+        if len(self) >= FEATURES_KEPT:
+            self.clear()
+        n = len(column)
+        if n <= 1:
+            features = (n, 0, column[0] >> 2, 0) if n else (0, 0, 99, 0)
+        else:
+            run, disorder, lowest, depth = self[column[:-1]]
+            card = column[-1]
+            run = run + 1 if self.follows[column[-2] * 52 + card] else 1
+            if card >> 2 > lowest:
+                features = (run, disorder + 1, lowest, depth + 1)
+            else:
+                features = (run, disorder, card >> 2, 0)
+        self[column] = features
+        return features
+
+
+class ColumnValues(dict[bytes, int]):
+    """Each column's share of the heuristic, computed once per distinct column and
+    shared by every search with the same weights and building rule; it forgets
+    everything when it grows past :data:`FEATURES_KEPT` columns."""
+
+    def __init__(self, features: ColumnFeatures, weights: Weights) -> None:
+        super().__init__()
+        self.features = features
+        self.weights = weights
+
+    def __missing__(self, column: bytes) -> int:
+        if len(self) >= FEATURES_KEPT:
+            self.clear()
+        n = len(column)
+        weights = self.weights
+        if not n:
+            value = -weights.empty_column
+        else:
+            run, disorder, _, depth = self.features[column]
+            value = (
+                weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
+            )
+        self[column] = value
+        return value
+
+
+@functools.cache
+def building_tables(building: Building, pile_count: int) -> tuple[bytes, CardLists, CardLists]:
+    """What depends only on the building rule and the piles: ``follows[onto * 52 + card]``
+    says whether ``card`` may lie on ``onto``; ``children[onto]`` lists those cards; and
+    ``safe_needs[card]`` lists the piles that must reach the card's rank - 1 before it
+    may go home safely (those that hold every card that could be placed on it)."""
+    same_suit = building is Building.SAME_SUIT
+    follows = bytearray(52 * 52)
+    children: list[tuple[int, ...]] = []
+    for onto in range(52):
+        fitting = []
+        for card in range(52):
+            if (onto >> 2) != (card >> 2) + 1:
+                continue
+            if (same_suit and card & 3 == onto & 3) or (not same_suit and (card & 3 in (1, 2)) != (onto & 3 in (1, 2))):
+                follows[onto * 52 + card] = 1
+                fitting.append(card)
+        children.append(tuple(fitting))
+    safe_needs: list[tuple[int, ...]] = []
+    for card in range(52):
+        suit = card & 3
+        if same_suit:
+            needs = tuple(range(suit, pile_count, 4))
+        else:
+            red = suit in (1, 2)
+            needs = tuple(p for p in range(pile_count) if ((p & 3) in (1, 2)) != red)
+        safe_needs.append(needs)
+    return bytes(follows), tuple(children), tuple(safe_needs)
+
+
+@functools.cache
+def parents_table(building: Building) -> CardLists:
+    """For each card (one deck), the cards it may lie on."""
+    follows = building_tables(building, 4)[0]
+    return tuple(tuple(onto for onto in range(52) if follows[onto * 52 + card]) for card in range(52))
+
+
+@functools.cache
+def column_sets(column_count: int) -> tuple[tuple[int, ...], ...]:
+    """For each set of columns (a bit per column, lowest first), its columns in order."""
+    return tuple(tuple(j for j in range(column_count) if mask >> j & 1) for mask in range(1 << column_count))
+
+
+# The caches shared by every problem that sends the same cards home by itself, by the
+# foundations: which cards may go home and which safely; the foundations once a card is
+# home; which cards may go home as a table of bytes; the settled heights; the cards a
+# win may take back.
+
+
+@functools.cache
+def homeward_cache(
+    building: Building, pile_count: int, settling: bool, eager: bool
+) -> dict[bytes, tuple[frozenset[int], frozenset[int]]]:
+    return {}
+
+
+@functools.cache
+def raised_cache(pile_count: int) -> dict[bytes, tuple[bytes, ...]]:
+    return {}
+
+
+@functools.cache
+def ready_cache(pile_count: int) -> dict[bytes, bytes]:
+    return {}
+
+
+@functools.cache
+def settled_cache(building: Building, pile_count: int) -> dict[bytes, tuple[int, ...]]:
+    return {}
+
+
+@functools.cache
+def takeable_cache(building: Building) -> dict[bytes, tuple[int, int, int]]:
+    return {}
+
+
+@functools.cache
+def column_features(building: Building) -> ColumnFeatures:
+    return ColumnFeatures(building_tables(building, 4)[0])
+
+
+@functools.cache
+def column_values(building: Building, weights: Weights) -> ColumnValues:
+    return ColumnValues(column_features(building), weights)
