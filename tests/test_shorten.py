@@ -24,7 +24,7 @@ from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.plan import plan_for
 from freecell.solver.result import count_non_foundation
-from freecell.solver.search import Budget, Outcome
+from freecell.solver.search import Budget, SearchEnd
 from freecell.solver.shortcut import shortcut
 from freecell.solver.shorten import shorten
 from freecell.solver.steps import HOME
@@ -125,16 +125,16 @@ def _beam(number: int, **options: int) -> tuple[object, int]:
 
 def test_a_beam_finds_a_win_cheaper_than_its_bound() -> None:
     outcome, cost = _beam(1, width=50, bound=60)
-    assert outcome is Outcome.FOUND
+    assert outcome is SearchEnd.FOUND
     assert 0 < cost < 60
 
 
 def test_a_beam_bounded_below_any_win_finds_nothing() -> None:
-    assert _beam(1, width=50, bound=5) == (Outcome.EXHAUSTED, 0)
+    assert _beam(1, width=50, bound=5) == (SearchEnd.EXHAUSTED, 0)
 
 
 def test_a_beam_stops_when_the_budget_is_spent() -> None:
-    assert _beam(1, width=50, positions=30) == (Outcome.LIMIT, 0)
+    assert _beam(1, width=50, positions=30) == (SearchEnd.LIMIT, 0)
 
 
 # --- shorten() ------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def _cut_short(name: str, cells: int, number: int, *, depth: int = 3, window: in
     problem = FreeCellProblem(rules, complete=rules.takes_back)
     start, first = problem.initial(position)
     run = DepthFirst(problem, start).run(Budget(SearchLimit(positions=300_000)))
-    assert run.outcome is Outcome.FOUND and len(run.path) > 1_000
+    assert run.outcome is SearchEnd.FOUND and len(run.path) > 1_000
     walker = FreeCellProblem(rules, complete=rules.takes_back, runs=True)
     path, goal = shortcut(walker, start, run.path, depth=depth, window=window)
     assert len(path) <= len(run.path)

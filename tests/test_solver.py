@@ -21,7 +21,7 @@ from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveStatus, searches, solve, solve_deal
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.plan import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL, Plan, plan_for
-from freecell.solver.search import _ORDER_BITS, _ORDER_LAST, Alternating, BestFirst, Budget, Outcome, _entry
+from freecell.solver.search import _ORDER_BITS, _ORDER_LAST, Alternating, BestFirst, Budget, SearchEnd, _entry
 from freecell.solver.steps import HOME
 from freecell.solver.transcript import SolverError, write_moves
 
@@ -312,7 +312,7 @@ def test_a_restart_weighing_the_shortest_column_wins_where_final_is_lost(index: 
     start, first = problem.initial(position)
     search = BestFirst(problem, start, path_weight=strategy.path_weight, cost=lambda step: int(step[1] != HOME))
     run = search.run(Budget(SearchLimit()), strategy.cap)
-    assert run.outcome is Outcome.FOUND and run.goal is not None
+    assert run.outcome is SearchEnd.FOUND and run.goal is not None
     steps = first + [step for via in run.path for step in via] + problem.finish(run.goal)
     assert_wins(position, STANDARD, tuple(write_moves(position, STANDARD, steps)))
 

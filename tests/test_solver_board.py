@@ -14,7 +14,7 @@ from freecell.rules import Rules
 from freecell.solver import board as board_module
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
-from freecell.solver.search import WON, BestFirst, Budget, Outcome, SearchLimit
+from freecell.solver.search import WON, BestFirst, Budget, SearchEnd, SearchLimit
 from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, fused, fused_moves
 from freecell.solver.tables import Weights
 from freecell.solver.transcript import verify, write_moves
@@ -173,10 +173,10 @@ def test_a_search_taken_in_turns_ends_as_one_run_does(name: str, number: int, la
 
     whole, _ = search()
     at_once = whole.run(Budget(SearchLimit()))
-    assert at_once.outcome in (Outcome.FOUND, Outcome.EXHAUSTED)
+    assert at_once.outcome in (SearchEnd.FOUND, SearchEnd.EXHAUSTED)
     sliced, _ = search()
     turns = 0
-    while (run := sliced.run(Budget(SearchLimit()), cap=7)).outcome is Outcome.LIMIT:
+    while (run := sliced.run(Budget(SearchLimit()), cap=7)).outcome is SearchEnd.LIMIT:
         turns += 1
     assert turns > 10
     assert (run.outcome, run.path, sliced.expanded) == (at_once.outcome, at_once.path, whole.expanded)

@@ -25,7 +25,7 @@ from freecell.solver import SearchLimit, SolveStatus, losses, solve
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.plan import plan_for
-from freecell.solver.search import Budget, Outcome
+from freecell.solver.search import Budget, SearchEnd
 from freecell.solver.twins import DeadEnds
 
 
@@ -91,16 +91,16 @@ def test_the_walk_calls_dead_only_states_that_reach_no_goal(
     edges, goals = graph
     walk = DepthFirst(Graph(edges, goals), 0, dead_ends=True, block=block)
     budget = Budget(SearchLimit())
-    outcome = Outcome.LIMIT
+    outcome = SearchEnd.LIMIT
     for _ in range(100):
         outcome = walk.run(budget, cap).outcome
         for key in walk.dead:
             assert not _reaching(edges, int(key)) & goals
-        if outcome is not Outcome.LIMIT:
+        if outcome is not SearchEnd.LIMIT:
             break
     reachable = _reaching(edges, 0, frozenset(goals))  # a goal met is not gone on from
-    assert outcome is (Outcome.FOUND if reachable & goals else Outcome.EXHAUSTED)
-    if outcome is Outcome.EXHAUSTED:
+    assert outcome is (SearchEnd.FOUND if reachable & goals else SearchEnd.EXHAUSTED)
+    if outcome is SearchEnd.EXHAUSTED:
         assert {int(key) for key in walk.dead} == reachable
 
 
@@ -110,11 +110,11 @@ def test_a_component_is_dead_once_closed_though_its_states_lead_back_to_the_path
     With 2 -> 0 as well, 1 and 2 reach the goal through 0, and are never called dead."""
     edges = {0: [1, 3], 1: [2], 2: [1], 3: [4], 4: [3, 5], 5: []}
     walk = DepthFirst(Graph(edges, {5}), 0, dead_ends=True)
-    assert walk.run(Budget(SearchLimit())).outcome is Outcome.FOUND
+    assert walk.run(Budget(SearchLimit())).outcome is SearchEnd.FOUND
     assert walk.dead == {b"1", b"2"}
     edges[2] = [1, 0]
     walk = DepthFirst(Graph(edges, {5}), 0, dead_ends=True)
-    assert walk.run(Budget(SearchLimit())).outcome is Outcome.FOUND
+    assert walk.run(Budget(SearchLimit())).outcome is SearchEnd.FOUND
     assert walk.dead == set()
 
 
@@ -179,7 +179,7 @@ def test_no_position_that_can_be_won_lies_in_a_dead_class(
     budget = Budget(SearchLimit())
     outcome = walk.run(budget).outcome  # to its first goal or its end
     if start.key() in won:
-        assert outcome is Outcome.FOUND
+        assert outcome is SearchEnd.FOUND
     for position in reached:
         if position.key() in won:
             assert problem.key(problem.initial(position)[0]) not in walk.dead, position.to_text()
@@ -298,9 +298,9 @@ def test_a_walk_whose_memory_runs_short_drops_its_dead_ends_and_goes_on_as_a_pro
     position = Deal(APP_1, 3318).position()
     problem = relaxed(APP_1, LOOSEST)
     whole = DepthFirst(problem, problem.initial(position)[0], dead_ends=True)
-    assert whole.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
+    assert whole.run(Budget(SearchLimit())).outcome is SearchEnd.EXHAUSTED
     assert len(whole.dead) == len(whole.seen) == 6_334
     walk = DepthFirst(problem, problem.initial(position)[0], dead_ends=True, spill_at=2_000)
-    assert walk.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
+    assert walk.run(Budget(SearchLimit())).outcome is SearchEnd.EXHAUSTED
     assert walk.keys_spilled > 0 and not walk.tracks and not walk.dead
     assert walk.expanded == whole.expanded

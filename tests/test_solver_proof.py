@@ -23,18 +23,18 @@ from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst, SpilledKeys
 from freecell.solver.handover import proof_fits, proof_reserve
 from freecell.solver.plan import PROOF_TIME_SHARE, TIGHT_FINAL, TIGHT_HANDOVER, TWO_CELL_FINAL, plan_for
-from freecell.solver.search import BYTES_PER_POSITION, Alternating, BestFirst, Budget, InstrumentedProblem, Outcome
+from freecell.solver.search import BYTES_PER_POSITION, Alternating, BestFirst, Budget, InstrumentedProblem, SearchEnd
 from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, cards_in_cells, fused_moves, step_cost
 from freecell.solver.take_backs import FUSED_WAYS_MOST
 from freecell.solver.transcript import write_moves
 
 
-def _proof(start: Position, rules: Rules) -> Outcome:
+def _proof(start: Position, rules: Rules) -> SearchEnd:
     """A depth-first search over the exhaustive problem, run to its end."""
     problem = FreeCellProblem(rules, complete=rules.takes_back)
     state, _ = problem.initial(start)
     run = DepthFirst(problem, state).run(Budget(SearchLimit()))
-    assert run.outcome is not Outcome.LIMIT
+    assert run.outcome is not SearchEnd.LIMIT
     return run.outcome
 
 
@@ -51,7 +51,7 @@ def test_the_exhaustive_problem_wins_exactly_where_brute_force_does(table: tuple
     themselves and never taken back) finds a win exactly when the brute force over every
     legal move, take-backs included, does: its reductions lose no win."""
     start, rules = table
-    assert (_proof(start, rules) is Outcome.FOUND) == winnable(start, rules)
+    assert (_proof(start, rules) is SearchEnd.FOUND) == winnable(start, rules)
 
 
 @st.composite
@@ -84,7 +84,7 @@ def test_fused_take_backs_win_exactly_where_brute_force_does(table: tuple[Positi
     take-backs, cards that could come back sent home by themselves) finds a win exactly
     when the brute force over every legal move does."""
     start, rules = table
-    assert (_proof(start, rules) is Outcome.FOUND) == winnable(start, rules)
+    assert (_proof(start, rules) is SearchEnd.FOUND) == winnable(start, rules)
 
 
 @st.composite
@@ -113,7 +113,7 @@ def test_cards_sent_home_once_those_that_could_lie_on_them_could_go_home_lose_no
     table: tuple[Position, Rules],
 ) -> None:
     start, rules = table
-    assert (_proof(start, rules) is Outcome.FOUND) == winnable(start, rules)
+    assert (_proof(start, rules) is SearchEnd.FOUND) == winnable(start, rules)
 
 
 # Two decks, 3 cells, 2 columns (cards as numbers: rank - 1 times 4, plus the suit): only
@@ -137,7 +137,7 @@ def test_with_two_decks_the_last_search_keeps_runs_whole_and_claims_no_loss_for_
     start = Position(columns, cells, foundations)
     whole_runs = FreeCellProblem(rules, complete=False, whole_runs=True)
     state, _ = whole_runs.initial(start)
-    assert DepthFirst(whole_runs, state).run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
+    assert DepthFirst(whole_runs, state).run(Budget(SearchLimit())).outcome is SearchEnd.EXHAUSTED
     assert winnable(start, rules)
     result = solve(start, rules, limit=SearchLimit(seconds=30), plan=dataclasses.replace(plan_for(rules), portfolio=()))
     assert result.status is SolveStatus.SOLVED
@@ -221,7 +221,7 @@ def test_a_take_back_needed_for_the_win_is_never_left_out(text: str, columns: in
     rules = _small_rules("app", columns=columns, cells=cells)
     start = board(text, rules)
     assert winnable(start, rules)
-    assert _proof(start, rules) is Outcome.FOUND
+    assert _proof(start, rules) is SearchEnd.FOUND
 
 
 @pytest.mark.parametrize(
@@ -344,7 +344,7 @@ def test_fused_take_backs_keep_the_verdict_in_far_fewer_positions(monkeypatch: p
             monkeypatch.setattr(board_module, "FUSED_TAKE_BACKS", fuses)
             problem = FreeCellProblem(rules, complete=True)
             search = DepthFirst(problem, problem.initial(Deal(rules, number).position())[0])
-            assert search.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
+            assert search.run(Budget(SearchLimit())).outcome is SearchEnd.EXHAUSTED
             assert not problem.truncated  # no fused step left out: a proof
             expanded.append(search.expanded)
         assert expanded[0] <= expanded[1]
@@ -386,7 +386,7 @@ def test_lazy_take_backs_keep_the_verdict_in_fewer_positions(monkeypatch: pytest
             outcomes.append(search.run(Budget(SearchLimit())).outcome)
             if number != 2:
                 expanded[lazy].append(search.expanded)
-        assert outcomes == [Outcome.FOUND if number == 2 else Outcome.EXHAUSTED] * 2
+        assert outcomes == [SearchEnd.FOUND if number == 2 else SearchEnd.EXHAUSTED] * 2
     assert all(lazy <= full for lazy, full in zip(expanded[True], expanded[False], strict=True))
     assert sum(expanded[True]) < sum(expanded[False])
 
@@ -423,7 +423,7 @@ def test_a_proof_with_its_keys_spilled_to_disk_walks_as_the_one_in_memory(number
     kept, spilled = in_memory.run(Budget(SearchLimit())), spilling.run(Budget(SearchLimit()))
     assert spilling.keys_spilled > 0 and spilling.spilled is None  # closed at its end
     assert (spilled.outcome, spilled.path, spilling.expanded) == (kept.outcome, kept.path, in_memory.expanded)
-    assert kept.outcome is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)
+    assert kept.outcome is (SearchEnd.FOUND if number == 2 else SearchEnd.EXHAUSTED)
     # A win lets go of the keys before its path is made (the path may be millions of
     # moves long); a proof keeps them, for the solves after it to know its positions lost.
     assert (len(in_memory.seen) == 0) is (len(spilling.seen) == 0) is (number == 2)
@@ -530,7 +530,7 @@ def test_a_spill_the_time_left_cannot_pay_for_is_not_begun(number: int) -> None:
         run = search.run(Budget(SearchLimit(seconds=3600)))
         outcomes.append((run.outcome, search.expanded, search.keys_spilled))
     (refused, walked, none_spilled), (spilled, walked_too, some_spilled) = outcomes
-    assert refused is spilled is Outcome.EXHAUSTED and walked == walked_too
+    assert refused is spilled is SearchEnd.EXHAUSTED and walked == walked_too
     assert none_spilled == 0 and some_spilled > 0
 
 
@@ -544,7 +544,7 @@ def test_a_spill_moves_as_many_keys_as_the_time_left_pays_for() -> None:
     problem = FreeCellProblem(rules, complete=True)
     state, _ = problem.initial(Deal(rules, 20211).position())
     search = DepthFirst(problem, state, spill=True, spill_seconds_per_key=3600 / 40_000)
-    assert search.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
+    assert search.run(Budget(SearchLimit())).outcome is SearchEnd.EXHAUSTED
     every = set(search.seen)
     assert len(every) == 31_229
     try:
@@ -577,7 +577,7 @@ def test_a_path_kept_by_its_anchors_walks_as_one_kept_whole(number: int) -> None
     assert walks[0][:5] == walks[1][:5]  # a level made again is not counted as expanded
     assert walks[0][2] == walks[0][3]  # nor the path played again to a win
     assert walks[0][5] == 0 and walks[1][5] > 0, (walks[0][5], walks[1][5])
-    assert walks[0][0] is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)
+    assert walks[0][0] is (SearchEnd.FOUND if number == 2 else SearchEnd.EXHAUSTED)
 
 
 def test_a_path_keeps_fewer_levels_whole_under_a_tight_memory_limit() -> None:
@@ -635,7 +635,7 @@ def test_passing_by_the_move_back_walks_the_same_positions_with_fewer_moves(
         walks.append((run.outcome, run.path, search.expanded, search.seen, counted.played))
     (outcome, path, expanded, seen, played), (*passing, played_passing) = walks
     assert (outcome, path, expanded, seen) == tuple(passing)
-    assert outcome is (Outcome.FOUND if number == 2 else Outcome.EXHAUSTED)
+    assert outcome is (SearchEnd.FOUND if number == 2 else SearchEnd.EXHAUSTED)
     assert played_passing < played, (played_passing, played, expanded)
 
 
@@ -674,9 +674,9 @@ def test_two_rankings_taking_turns_win_exactly_where_brute_force_does(table: tup
     start, rules = table
     search, _ = _alternating(start, rules)
     run = search.run(Budget(SearchLimit()))
-    assert run.outcome is not Outcome.LIMIT
-    assert (run.outcome is Outcome.FOUND) == winnable(start, rules)
-    assert search.expanded == len(search.expanded_keys) or run.outcome is Outcome.FOUND
+    assert run.outcome is not SearchEnd.LIMIT
+    assert (run.outcome is SearchEnd.FOUND) == winnable(start, rules)
+    assert search.expanded == len(search.expanded_keys) or run.outcome is SearchEnd.FOUND
 
 
 def test_two_rankings_expand_each_position_of_a_proof_once_and_may_stop_and_go_on() -> None:
@@ -687,10 +687,10 @@ def test_two_rankings_expand_each_position_of_a_proof_once_and_may_stop_and_go_o
     start = Deal(rules, 1018).position()
     whole, _ = _alternating(start, rules)
     at_once = whole.run(Budget(SearchLimit()))
-    assert at_once.outcome is Outcome.EXHAUSTED
+    assert at_once.outcome is SearchEnd.EXHAUSTED
     sliced, _ = _alternating(start, rules)
     turns = 0
-    while (run := sliced.run(Budget(SearchLimit()), cap=97)).outcome is Outcome.LIMIT:
+    while (run := sliced.run(Budget(SearchLimit()), cap=97)).outcome is SearchEnd.LIMIT:
         turns += 1
     assert turns > 50
     assert run.outcome is at_once.outcome
@@ -698,7 +698,7 @@ def test_two_rankings_expand_each_position_of_a_proof_once_and_may_stop_and_go_o
     problem = FreeCellProblem(rules, complete=False, weights=TIGHT_FINAL.weights)
     state, _ = problem.initial(start)
     one = BestFirst(problem, state, path_weight=20, cost=step_cost, lazy=False)
-    assert one.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
+    assert one.run(Budget(SearchLimit())).outcome is SearchEnd.EXHAUSTED
     assert set(one.came_from) == set(whole.came_from) and whole.expanded == len(whole.came_from)
 
 
@@ -711,4 +711,4 @@ def test_with_two_cells_the_last_search_takes_two_rankings_and_wins_where_they_h
     alone_problem = FreeCellProblem(rules, complete=False, weights=TIGHT_FINAL.weights)
     state, _ = alone_problem.initial(Deal(rules, 8691).position())
     alone = BestFirst(alone_problem, state, path_weight=TIGHT_FINAL.path_weight, cost=step_cost, lazy=False)
-    assert alone.run(Budget(SearchLimit(positions=result.expanded))).outcome is Outcome.LIMIT
+    assert alone.run(Budget(SearchLimit(positions=result.expanded))).outcome is SearchEnd.LIMIT

@@ -23,7 +23,7 @@ from freecell.solver import SearchLimit, SolveStatus, searches, solve
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.plan import RELAXATIONS, plan_for
-from freecell.solver.search import Budget, Outcome
+from freecell.solver.search import Budget, SearchEnd
 from freecell.solver.steps import TWIN, TWIN_CELL, State
 from freecell.solver.twins import IN_BUILT_RUN, IN_CELL, IN_TOP_RUN, ON_CARD, loose_pairs
 
@@ -269,8 +269,8 @@ def test_a_relaxed_proof_never_claims_a_table_that_can_be_won(table: tuple[Posit
     problem = relaxed(rules, twins)
     state, _ = problem.initial(start)
     outcome = DepthFirst(problem, state).run(Budget(SearchLimit())).outcome
-    assert outcome is not Outcome.LIMIT
-    if outcome is Outcome.EXHAUSTED:
+    assert outcome is not SearchEnd.LIMIT
+    if outcome is SearchEnd.EXHAUSTED:
         assert not winnable(start, rules)
 
 
@@ -297,7 +297,7 @@ def test_a_lost_deal_is_proven_over_far_fewer_classes_than_positions(
     for twins in (0, *relaxations):
         problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
         search = DepthFirst(problem, problem.initial(Deal(rules, number).position())[0])
-        assert search.run(Budget(SearchLimit())).outcome is Outcome.EXHAUSTED
+        assert search.run(Budget(SearchLimit())).outcome is SearchEnd.EXHAUSTED
         walks[twins] = len(search.seen)
     assert walks == {0: plain, **dict(zip(relaxations, classes, strict=True))}
 
@@ -317,7 +317,7 @@ def test_where_twins_loose_at_the_foot_of_a_dealt_run_meet_a_goal_built_runs_pro
         problem = FreeCellProblem(rules, complete=rules.takes_back, runs=False, twins=twins)
         search = DepthFirst(problem, problem.initial(Deal(rules, number).position())[0])
         outcomes.append(search.run(Budget(SearchLimit())).outcome)
-    assert outcomes == [Outcome.EXHAUSTED, Outcome.FOUND, Outcome.EXHAUSTED, Outcome.EXHAUSTED]
+    assert outcomes == [SearchEnd.EXHAUSTED, SearchEnd.FOUND, SearchEnd.EXHAUSTED, SearchEnd.EXHAUSTED]
 
 
 def test_in_a_tight_game_a_loss_is_proven_early_over_classes() -> None:

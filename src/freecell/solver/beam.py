@@ -14,7 +14,7 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from freecell.solver.search import CHECK_EVERY, Budget, M, Outcome, Problem, S, SearchRun, T, path_to
+from freecell.solver.search import CHECK_EVERY, Budget, M, Problem, S, SearchEnd, SearchRun, T, path_to
 from freecell.solver.tables import Weights
 
 
@@ -46,7 +46,7 @@ def beam_search(
     """
     start_key = problem.key(start)
     if problem.is_goal(start):
-        return SearchRun(Outcome.FOUND, (), start)
+        return SearchRun(SearchEnd.FOUND, (), start)
     came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
     is_goal = problem.is_goal
     key_of = problem.key
@@ -60,7 +60,7 @@ def beam_search(
         following: list[tuple[int, int, bytes, S]] = []
         for key, state in round_:  # grows while it runs with the children that cost 0
             if expanded == stop_at or (expanded % CHECK_EVERY == 0 and budget.exhausted(len(came_from))):
-                return SearchRun(Outcome.LIMIT)
+                return SearchRun(SearchEnd.LIMIT)
             expanded += 1
             budget.expanded += 1
             for h, move, made in rated_moves(state):
@@ -70,11 +70,11 @@ def beam_search(
                     continue
                 came_from[child_key] = (key, via)
                 if is_goal(child):
-                    return SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
+                    return SearchRun(SearchEnd.FOUND, path_to(came_from, child_key), child)
                 if cost(move):
                     following.append((h, len(following), child_key, child))
                 else:
                     round_.append((child_key, child))
         round_ = [(key, state) for _, _, key, state in heapq.nsmallest(width, following)]
         depth += 1
-    return SearchRun(Outcome.EXHAUSTED)
+    return SearchRun(SearchEnd.EXHAUSTED)

@@ -26,7 +26,14 @@ from array import array
 from collections.abc import Callable, Collection, Sequence
 from typing import Final, Generic, Protocol, TypeVar
 
-from freecell.solver.search import CHECK_EVERY, Budget, InstrumentedProblem, Outcome, SearchRun, give_back_freed_memory
+from freecell.solver.search import (
+    CHECK_EVERY,
+    Budget,
+    InstrumentedProblem,
+    SearchEnd,
+    SearchRun,
+    give_back_freed_memory,
+)
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -178,7 +185,7 @@ class DepthFirst(Generic[S, M, T]):
         if self.ended is not None:
             return self.ended
         if self.problem.is_goal(self.start):
-            self.ended = SearchRun(Outcome.FOUND, (), self.start)
+            self.ended = SearchRun(SearchEnd.FOUND, (), self.start)
             return self.ended
         if not self.block:
             self.block = _block_for(budget)
@@ -248,7 +255,7 @@ class DepthFirst(Generic[S, M, T]):
                 if backed % CHECK_EVERY == 0 and budget.exhausted(len(seen)):
                     if not self._spill_instead(budget):
                         self.expanded += expanded
-                        return SearchRun(Outcome.LIMIT)
+                        return SearchRun(SearchEnd.LIMIT)
                     spilled = self.spilled
                     tracks = self.tracks  # no more once it spills
                 continue
@@ -256,7 +263,7 @@ class DepthFirst(Generic[S, M, T]):
             seen_add(key)
             if is_goal(child):
                 self.release(budget)  # ended: the memory of its keys goes to the path
-                self.ended = SearchRun(Outcome.FOUND, self._path(via), child)
+                self.ended = SearchRun(SearchEnd.FOUND, self._path(via), child)
                 break
             if prune is not None and prune(child):
                 # Seen, and known to reach no goal: it counts toward the turn (it cost
@@ -264,7 +271,7 @@ class DepthFirst(Generic[S, M, T]):
                 expanded += 1
                 if expanded == stop_at:
                     self.expanded += expanded
-                    return SearchRun(Outcome.LIMIT)
+                    return SearchRun(SearchEnd.LIMIT)
                 continue
             back = reverse(state, move, child, via)
             if len(chosen) % block == 0:
@@ -294,15 +301,15 @@ class DepthFirst(Generic[S, M, T]):
                 if budget.exhausted(len(seen)):
                     if not self._spill_instead(budget):
                         self.expanded += expanded
-                        return SearchRun(Outcome.LIMIT)
+                        return SearchRun(SearchEnd.LIMIT)
                     spilled = self.spilled
                     tracks = self.tracks  # no more once it spills
             if expanded == stop_at:
                 self.expanded += expanded
-                return SearchRun(Outcome.LIMIT)
+                return SearchRun(SearchEnd.LIMIT)
         self.expanded += expanded
         if self.ended is None:
-            self.ended = SearchRun(Outcome.EXHAUSTED)
+            self.ended = SearchRun(SearchEnd.EXHAUSTED)
         self.close()
         return self.ended
 

@@ -13,7 +13,7 @@ itself first, with room of its own.
 from __future__ import annotations
 
 from freecell.solver.plan import HandOver
-from freecell.solver.search import BYTES_PER_POSITION, Budget, Outcome
+from freecell.solver.search import BYTES_PER_POSITION, Budget, SearchEnd
 from freecell.solver.searches import Search, Searches
 from freecell.solver.walks import RelaxedWalks, Win
 
@@ -98,14 +98,14 @@ class LateSearches:
         assert late is not None
         budget = self.budget
         run = late.run(budget, min(self.hand_over.turn * self.scale, self.cap - late.expanded))
-        if run.outcome is Outcome.FOUND:
+        if run.outcome is SearchEnd.FOUND:
             return late, run
         if budget.for_memory:
             self.current = None  # the proof gets its memory back, and goes on (it may spill)
             budget.relieve()
         elif memory_wanted(budget):
             self.current = None
-        elif run.outcome is Outcome.EXHAUSTED or late.expanded >= self.cap:
+        elif run.outcome is SearchEnd.EXHAUSTED or late.expanded >= self.cap:
             del late, run
             self.begin_next()
         return None

@@ -24,7 +24,7 @@ from freecell.solver.helper import start as start_helper
 from freecell.solver.losses import keep_lost
 from freecell.solver.plan import HelperShare
 from freecell.solver.result import SolveStatus, Verdict
-from freecell.solver.search import Budget, Outcome, SearchLimit, SearchRun, resident_bytes
+from freecell.solver.search import Budget, SearchEnd, SearchLimit, SearchRun, resident_bytes
 from freecell.solver.searches import Search, winning_steps
 from freecell.solver.steps import State, Steps
 from freecell.solver.walks import RelaxedWalks
@@ -172,19 +172,19 @@ class HelperWalks:
         while walk is not None:
             proof = self._walk_reporting(walk, own, reporter)
             twins = walk.problem.twins
-            void = proof.outcome is Outcome.EXHAUSTED and walk.problem.truncated
-            if proof.outcome is Outcome.EXHAUSTED and not void:
+            void = proof.outcome is SearchEnd.EXHAUSTED and walk.problem.truncated
+            if proof.outcome is SearchEnd.EXHAUSTED and not void:
                 reporter.send(("lost", twins, list(walk.walk.seen), own.expanded))
                 return
-            if proof.outcome is Outcome.FOUND and not twins:  # the game's own goal: a win
+            if proof.outcome is SearchEnd.FOUND and not twins:  # the game's own goal: a win
                 reporter.send(("won", winning_steps(walk, proof, own), own.expanded))
                 return
-            if proof.outcome is Outcome.FOUND and not own.for_memory:
+            if proof.outcome is SearchEnd.FOUND and not own.for_memory:
                 win = self.walks.follow_goal(walk, proof.path, own)
                 if win is not None:
                     reporter.send(("won", winning_steps(*win, own), own.expanded))
                     return
-            if proof.outcome is Outcome.LIMIT or own.for_memory or not self.share.next_walk:
+            if proof.outcome is SearchEnd.LIMIT or own.for_memory or not self.share.next_walk:
                 break
             self._give_back_after_goal(own, reporter)
             walk.release(own)
@@ -204,7 +204,7 @@ class HelperWalks:
             proof = search.run(own, self.share.turn * self.scale)
             reporter.send(("dead", walk.problem.twins, found.copy(), own.expanded, walk.problem.truncated))
             found.clear()
-            if proof.outcome is not Outcome.LIMIT or own.exhausted(0):
+            if proof.outcome is not SearchEnd.LIMIT or own.exhausted(0):
                 return proof
 
     def _give_back_after_goal(self, own: Budget, reporter: Reporter) -> None:

@@ -16,7 +16,7 @@ from freecell.solver.helping import HelperWalks
 from freecell.solver.losses import keep_lost
 from freecell.solver.plan import Plan
 from freecell.solver.result import SolveStatus, Verdict
-from freecell.solver.search import Budget, Outcome, SearchRun
+from freecell.solver.search import Budget, SearchEnd, SearchRun
 from freecell.solver.searches import Search, Searches, winning_steps
 from freecell.solver.steps import State, Steps
 from freecell.solver.walks import RelaxedWalks
@@ -83,9 +83,9 @@ class Scheduler:
         depth_first = self.ending.depth_first
         cap = self._final_cap(depth_first)
         run = self.ending.run(self.budget, cap)
-        if run.outcome is Outcome.FOUND:
+        if run.outcome is SearchEnd.FOUND:
             return self._won(self.ending, run)
-        if run.outcome is Outcome.EXHAUSTED:
+        if run.outcome is SearchEnd.EXHAUSTED:
             return self._final_exhausted()
         walks = self.walks
         if walks.current is not None and (depth_first or self.ending.expanded >= self._walks_from()):
@@ -195,7 +195,7 @@ class Scheduler:
         strategy = self.restarts.pop(0)
         restart = self.searches.begin(strategy)
         run = restart.run(self.budget, (strategy.cap or 0) * self.scale)
-        return self._won(restart, run) if run.outcome is Outcome.FOUND else None
+        return self._won(restart, run) if run.outcome is SearchEnd.FOUND else None
 
     def _won(self, found: Search, run: SearchRun[State, Steps]) -> Verdict:
         """The win ``found`` found, cut short once the other searches let go of their memory."""

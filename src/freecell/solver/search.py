@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final, Generic, Protocol, TypeVar
 
+from freecell.errors import InvalidInputError
+
 S = TypeVar("S")
 M = TypeVar("M")
 T = TypeVar("T")
@@ -129,7 +131,7 @@ class SearchLimit:
         for name, most in _LIMIT_MOST.items():
             value = getattr(self, name)
             if value is not None and not 0 < value <= most:
-                raise ValueError(f"a search limit's {name} must be above 0 and at most {most:,}, not {value}")
+                raise InvalidInputError(f"a search limit's {name} must be above 0 and at most {most:,}, not {value}")
 
     def __reduce__(self) -> tuple[type[SearchLimit], tuple[float | None, int | None, int | None]]:
         # A limit goes to worker processes. Compiled by mypyc, a frozen dataclass cannot
@@ -141,7 +143,7 @@ class SearchLimit:
         """Read a limit as a person writes it: a time (``10s``, ``500ms``, ``2min``), a
         number of positions (``200000``, ``200k``) or memory (``500MB``, ``2GB``, a GB being
         1000 MB), or several joined by commas (``10s,500MB``). ``2m`` is refused: minutes
-        or millions? Raises ``ValueError`` naming the part that is wrong, and the largest
+        or millions? Raises :class:`InvalidInputError` naming the part that is wrong, and the largest
         limit allowed when a part is larger. ``"10s, 200k, 1GB"`` is 10 seconds,
         200,000 positions and 1000 MB. (No doctest here: this module may run compiled.)
         """
@@ -152,20 +154,20 @@ class SearchLimit:
             match = _LIMIT_PART.fullmatch(part)
             if match is None or match["unit"].lower() not in _LIMIT_UNITS:
                 hint = " (minutes or millions? write 2min or 2000k)" if part.lower().endswith("m") else ""
-                raise ValueError(
+                raise InvalidInputError(
                     f"not a limit: {shown}{hint}; write a time (10s, 500ms, 2min), positions "
                     "(200000, 200k) or memory (500MB, 2GB), several joined by commas"
                 )
             name, scale = _LIMIT_UNITS[match["unit"].lower()]
             value = float(match["number"]) * scale
             if value <= 0:
-                raise ValueError(f"not a limit: {shown}: a limit is more than 0")
+                raise InvalidInputError(f"not a limit: {shown}: a limit is more than 0")
             if value > _LIMIT_MOST[name]:
-                raise ValueError(f"the limit {shown} is too large: {_LIMIT_WORDS[name]}")
+                raise InvalidInputError(f"the limit {shown} is too large: {_LIMIT_WORDS[name]}")
             if name != "seconds":
                 if abs(value - round(value)) > 1e-6:
                     what = "a number of positions" if name == "positions" else "memory in MB"
-                    raise ValueError(f"not a limit: {shown}: {what} is a whole number")
+                    raise InvalidInputError(f"not a limit: {shown}: {what} is a whole number")
                 values[name] = round(value)
             else:
                 values[name] = value
@@ -354,7 +356,11 @@ class InstrumentedProblem(Generic[S, M, T]):
         return found
 
 
-class Outcome(Enum):
+class SearchEnd(Enum):
+    """How one search run stopped: it reached its goal, it saw every position it could
+    reach without finding one, or its budget ran out. (A game's result is
+    :class:`freecell.game.Outcome`; a solve's verdict is :class:`SolveStatus`.)"""
+
     FOUND = "found"
     EXHAUSTED = "exhausted"
     LIMIT = "limit"
@@ -365,7 +371,7 @@ class SearchRun(Generic[S, T]):
 
     (A plain class: mypyc does not compile a generic dataclass.)"""
 
-    def __init__(self, outcome: Outcome, path: Sequence[T] = (), goal: S | None = None) -> None:
+    def __init__(self, outcome: SearchEnd, path: Sequence[T] = (), goal: S | None = None) -> None:
         self.outcome: Final = outcome
         self.path: Final = path
         self.goal: Final = goal
@@ -439,7 +445,7 @@ class BestFirst(Generic[S, M, T]):
         if self.ended is not None:
             return self.ended
         if self.problem.is_goal(self.start):
-            self.ended = SearchRun(Outcome.FOUND, (), self.start)
+            self.ended = SearchRun(SearchEnd.FOUND, (), self.start)
             return self.ended
         came_from = self.came_from
         frontier = self.frontier
@@ -480,7 +486,7 @@ class BestFirst(Generic[S, M, T]):
                     continue
                 if entry >> _ORDER_BITS < _GOAL_BELOW and is_goal(state):
                     came_from[key] = (parent_key, via)
-                    found = SearchRun(Outcome.FOUND, path_to(came_from, key), state)
+                    found = SearchRun(SearchEnd.FOUND, path_to(came_from, key), state)
                     break
             if expanded == stop_at or (
                 expanded % CHECK_EVERY == 0
@@ -490,7 +496,7 @@ class BestFirst(Generic[S, M, T]):
                 waiting[order] = taken
                 heappush(frontier, entry)
                 self.expanded += expanded
-                return SearchRun(Outcome.LIMIT)
+                return SearchRun(SearchEnd.LIMIT)
             if move is not None:
                 came_from[key] = (parent_key, via)
             if prune is not None and prune(state):
@@ -517,14 +523,14 @@ class BestFirst(Generic[S, M, T]):
                 child_key, child, via = unseen
                 came_from[child_key] = (key, via)
                 if is_goal(child):
-                    found = SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
+                    found = SearchRun(SearchEnd.FOUND, path_to(came_from, child_key), child)
                     break
                 heappush(frontier, _entry(heuristic(child) + path_weight * child_g, len(waiting)))
                 waiting.append((child_g, child_key, child, None, None))
             if found is not None:
                 break
         self.expanded += expanded
-        self.ended = found or SearchRun(Outcome.EXHAUSTED)
+        self.ended = found or SearchRun(SearchEnd.EXHAUSTED)
         return self.ended
 
 
@@ -583,7 +589,7 @@ class Alternating(Generic[S, M, T]):
             return self.ended
         problem = self.problem
         if problem.is_goal(self.start):
-            self.ended = SearchRun(Outcome.FOUND, (), self.start)
+            self.ended = SearchRun(SearchEnd.FOUND, (), self.start)
             return self.ended
         came_from = self.came_from
         frontiers = self.frontiers
@@ -622,7 +628,7 @@ class Alternating(Generic[S, M, T]):
                 heappush(frontier, entry)
                 self.turn = turn
                 self.expanded += expanded
-                return SearchRun(Outcome.LIMIT)
+                return SearchRun(SearchEnd.LIMIT)
             turn = turn + 1 if turn + 1 < count else 0
             waiting[order] = None
             g, key, state = taken
@@ -639,7 +645,7 @@ class Alternating(Generic[S, M, T]):
                 child_key, child, via = unseen
                 came_from[child_key] = (key, via)
                 if is_goal(child):
-                    found = SearchRun(Outcome.FOUND, path_to(came_from, child_key), child)
+                    found = SearchRun(SearchEnd.FOUND, path_to(came_from, child_key), child)
                     break
                 child_g = g + cost(child_move)
                 number = len(waiting)
@@ -653,7 +659,7 @@ class Alternating(Generic[S, M, T]):
                 break
         self.turn = turn
         self.expanded += expanded
-        self.ended = found or SearchRun(Outcome.EXHAUSTED)
+        self.ended = found or SearchRun(SearchEnd.EXHAUSTED)
         return self.ended
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from freecell.errors import InvalidInputError
+from freecell.notation import MoveText, format_move_text, parse_move_text
 from freecell.position import Move, PlaceKind, Position
 from freecell.rules import Rules, SequenceMoves
 
@@ -44,22 +46,21 @@ def _edits(moves: list[str], cards: list[int], index: int) -> Iterator[list[str]
     later = next((j for j in range(index + 1, len(moves)) if cards[j] == card), None)
     if later is None:
         return
-    first, then = moves[index], moves[later]
     between = moves[index + 1 : later]
     after = moves[later + 1 :]
     yield between + after
-    if not first.startswith("h") and not then.startswith("h"):
-        yield [first[0] + _target(then), *between, *after]
-        yield [*between, first[0] + then[1:], *after]
-
-
-def _target(text: str) -> str:
-    """The target of a move's text, with a count kept only for an empty column."""
-    return text[1:]
+    first, then = parse_move_text(moves[index]), parse_move_text(moves[later])
+    if first.suit is None and then.suit is None:  # neither takes a card back from home
+        # The card goes straight to where its next move took it, with that move's count
+        # (kept only for an empty column), now or then.
+        straight = format_move_text(MoveText(first.source, then.target, then.count))
+        yield [straight, *between, *after]
+        yield [*between, straight, *after]
 
 
 def _goes_home(text: str) -> bool:
-    return len(text) == 2 and text[1] == "h"
+    written = parse_move_text(text)
+    return written.to_foundation and written.suit is None
 
 
 def _moving_card(position: Position, move: Move) -> int:
@@ -82,7 +83,7 @@ def _wins(position: Position, rules: Rules, moves: list[str]) -> bool:
     try:
         for text in moves:
             position = _play(position, position.parse_move(text, rules), rules)
-    except ValueError:
+    except InvalidInputError:
         return False
     return not any(position.columns) and all(card is None for card in position.cells)
 

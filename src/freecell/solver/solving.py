@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from freecell.deals import Deal
+from freecell.errors import InvalidInputError
 from freecell.position import Position
 from freecell.rules import Rules
 from freecell.solver.beam import beam_search
@@ -33,7 +34,7 @@ from freecell.solver.losses import keep_lost, key_maker, known_lost, lost_sets
 from freecell.solver.plan import RELAXATIONS, SHORT_PLAN, Plan, plan_for
 from freecell.solver.result import SolveResult, SolveStatus, Verdict, count_non_foundation
 from freecell.solver.schedule import Scheduler
-from freecell.solver.search import Budget, Outcome, SearchLimit
+from freecell.solver.search import Budget, SearchEnd, SearchLimit
 from freecell.solver.searches import Searches, steps_of, winning_steps
 from freecell.solver.shorten import shorten
 from freecell.solver.steps import Step, step_cost
@@ -62,7 +63,7 @@ def solve(
     a tight game's relaxed walks may run in a forked process on another core, within
     the same limit (see :mod:`~freecell.solver.helping`): only where forking is safe, in
     a process with no other thread that could hold a lock when it forks. Raises
-    ``ValueError`` when the table does not have the layout of ``rules``, and
+    :class:`~freecell.errors.InvalidInputError` when the table does not have the layout of ``rules``, and
     :class:`~freecell.solver.transcript.SolverError` if a solution fails its replay (a bug).
     """
     _check_table(position, rules)
@@ -121,10 +122,10 @@ def _portfolio(plan: Plan, searches: Searches, budget: Budget, lost: set[bytes])
             break
         quick = searches.begin(strategy)
         run = quick.run(budget, None if strategy.cap is None else strategy.cap * scale)
-        if run.outcome is Outcome.FOUND:
+        if run.outcome is SearchEnd.FOUND:
             return winning_steps(quick, run, budget), SolveStatus.SOLVED
         proves = not (quick.problem.eager or quick.problem.whole_runs or searches.rules.takes_back)
-        if run.outcome is Outcome.EXHAUSTED and proves:
+        if run.outcome is SearchEnd.EXHAUSTED and proves:
             keep_lost(lost, quick.seen())
             return None, SolveStatus.UNSOLVABLE
     return None, SolveStatus.LIMIT_REACHED
@@ -182,7 +183,7 @@ def _shorter(position: Position, rules: Rules, steps: list[Step], budget: Budget
         problem = FreeCellProblem(rules, complete=False, weights=beam.weights, eager=True)
         start, first = problem.initial(position)
         run = beam_search(searches.count(problem), start, budget, width=beam.width, cost=step_cost, bound=bound)
-        if run.outcome is Outcome.FOUND:
+        if run.outcome is SearchEnd.FOUND:
             moves = write_moves(position, rules, steps_of(problem, first, run.path, run.goal))
             bound = min(bound, sum(step_cost(via[0]) for via in run.path))
             if count_non_foundation(moves) < count_non_foundation(best):
@@ -196,7 +197,7 @@ def _check_table(position: Position, rules: Rules) -> None:
         rules.cells,
         rules.foundation_count,
     ):
-        raise ValueError(
+        raise InvalidInputError(
             f"the position has {len(position.columns)} columns, {len(position.cells)} cells and "
             f"{len(position.foundations)} foundations, but {rules.name} with {rules.cells} cells has "
             f"{rules.columns}, {rules.cells} and {rules.foundation_count}"

@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from freecell.notation import CELL_CHARS, COLUMN_CHARS, FOUNDATION_CHAR, SUIT_CHARS
+from freecell.notation import (
+    CELL_CHARS,
+    COLUMN_CHARS,
+    FOUNDATION_CHAR,
+    SUIT_CHARS,
+    MoveText,
+    format_move_text,
+    place_char,
+)
 from freecell.position import Move, Place, PlaceKind, Position
 from freecell.replay import replay
 from freecell.rules import Rules, SequenceMoves
@@ -61,12 +69,14 @@ class _Table:
             column = self.columns[source]
             if not 0 < count <= len(column):
                 raise ValueError(f"column {source + 1} does not hold {count} cards")
-            text = COLUMN_CHARS[source]
+            written = COLUMN_CHARS[source]
+            suit: int | None = None
             moving = column[-count:]
             del column[-count:]
         elif source < HOME:
             index = self.cells.index(source - CELL)
-            text = CELL_CHARS[index]
+            written = CELL_CHARS[index]
+            suit = None
             moving = [source - CELL]
             self.cells[index] = None
         else:
@@ -75,25 +85,28 @@ class _Table:
             pile = suit + 4 * heights.index(max(heights))
             if not self.foundations[pile]:
                 raise ValueError(f"the {SUIT_CHARS[suit]} foundation is empty")
-            text = FOUNDATION_CHAR + SUIT_CHARS[suit]
+            written = FOUNDATION_CHAR
             self.foundations[pile] -= 1
             moving = [self.foundations[pile] * 4 + suit]
         if count > 1 and target >= CELL:
             raise ValueError("only a column takes more than one card")
+        shown_count = None  # the notation writes a count only for a run into an empty column
         if target < CELL:
             column = self.columns[target]
-            text += COLUMN_CHARS[target] if count == 1 or column else f"{COLUMN_CHARS[target]}v{count:x}"
+            onto = COLUMN_CHARS[target]
+            if count > 1 and not column:
+                shown_count = count
             column.extend(moving)
         elif target == CELL:
             index = self.cells.index(None)
             self.cells[index] = moving[0]
-            text += CELL_CHARS[index]
+            onto = CELL_CHARS[index]
         else:
             card = moving[0]
             pile = self._home_pile(card)
             self.foundations[pile] += 1
-            text += FOUNDATION_CHAR
-        return text
+            onto = FOUNDATION_CHAR
+        return format_move_text(MoveText(written, onto, shown_count, suit))
 
     def _home_pile(self, card: int) -> int:
         foundations = self.foundations
@@ -112,18 +125,14 @@ class _Table:
             card: int | None
             if part.source.kind is _COLUMN:
                 card = self.columns[source].pop()
-                text = COLUMN_CHARS[source]
             else:
                 card = self.cells[source]
                 self.cells[source] = None
-                text = CELL_CHARS[source]
             if part.target.kind is _COLUMN:
                 self.columns[target].append(card)  # type: ignore[arg-type]
-                text += COLUMN_CHARS[target]
             else:
                 self.cells[target] = card
-                text += CELL_CHARS[target]
-            texts.append(text)
+            texts.append(format_move_text(MoveText(place_char(part.source), place_char(part.target))))
         return texts
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from freecell.solver.losses import keep_lost
 from freecell.solver.plan import Strategy, Walks
-from freecell.solver.search import Budget, Outcome, SearchRun
+from freecell.solver.search import Budget, SearchEnd, SearchRun
 from freecell.solver.searches import Search, Searches
 from freecell.solver.steps import State, Steps
 from freecell.solver.twins import DeadEnds
@@ -113,7 +113,7 @@ class RelaxedWalks:
         assert self.plan is not None
         following = self.pass_dead_ends_by(self.searches.follow(walk, path))
         followed = following.run(budget, self.plan.follow * self.scale)
-        return (following, followed) if followed.outcome is Outcome.FOUND else None
+        return (following, followed) if followed.outcome is SearchEnd.FOUND else None
 
     def turn(self, budget: Budget, cap: int | None, *, proof_begun: bool) -> Win | bool:
         """The current walk's turn of ``cap`` positions: True where it proved the loss,
@@ -125,15 +125,15 @@ class RelaxedWalks:
         assert walk is not None and self.plan is not None
         self.take_known_lost(walk)
         proof = walk.run(budget, cap)
-        void = proof.outcome is Outcome.EXHAUSTED and walk.problem.truncated  # proves nothing
-        if proof.outcome is Outcome.EXHAUSTED and not void:
+        void = proof.outcome is SearchEnd.EXHAUSTED and walk.problem.truncated  # proves nothing
+        if proof.outcome is SearchEnd.EXHAUSTED and not void:
             keep_lost(self.lost[walk.problem.twins], walk.seen())
             return True
-        if proof.outcome is Outcome.FOUND and not budget.for_memory:
+        if proof.outcome is SearchEnd.FOUND and not budget.for_memory:
             win = self.follow_goal(walk, proof.path, budget)
             if win is not None:
                 return win
-        if proof.outcome is Outcome.FOUND or void or budget.for_memory:
+        if proof.outcome is SearchEnd.FOUND or void or budget.for_memory:
             # Where the walk could not spill (too few keys in memory to be worth it), the
             # others keep what memory is left (its dead ends too). Else its dead ends stay.
             if budget.for_memory:
