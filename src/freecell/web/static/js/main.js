@@ -12,6 +12,7 @@ import { setupDialogs } from "./dialogs/dialog.js";
 import { setupLessons, startLesson } from "./dialogs/lessons.js";
 import { askNewGame, openNewGame, setupNewGame } from "./dialogs/new-game.js";
 import { setupOptions } from "./dialogs/options.js";
+import { setupReview } from "./dialogs/review.js";
 import { setupRules } from "./dialogs/rules.js";
 import { setupShare } from "./dialogs/share.js";
 import { setupStats } from "./dialogs/stats.js";
@@ -73,6 +74,7 @@ setupStats();
 setupLessons();
 setupOptions();
 setupShare();
+setupReview();
 
 $("new-game").addEventListener("click", askNewGame);
 $("restart").addEventListener("click", () => (store.game?.lesson ? startLesson(store.game.lesson.id) : restart()));
