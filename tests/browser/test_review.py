@@ -13,7 +13,9 @@ from player import Player
 from playwright.sync_api import Page, expect
 
 import serving
+from freecell.notation import split_moves
 
+DATA = Path(__file__).parent / "data"
 SIZES = [(390, 844), (1366, 768)]
 REVIEWED = 120_000  # ms: the lost position takes the solver some seconds, more on a busy machine
 
@@ -66,7 +68,7 @@ def test_a_lost_617_is_reviewed_and_played_on_from_a_step(
     expect(summary).to_contain_text(re.compile(r"3 moves played; the solver's solution from the start: \d+ moves"))
     # The step that lost it is chosen first, its table shown: three cards in the cells.
     expect(lost).to_have_attribute("aria-pressed", "true")
-    expect(page.locator("#review-step")).to_contain_text("Lost the game here")
+    expect(page.locator("#review-step")).to_have_text("✗ Lost the game here Step 3, 4♣ to a free cell.")
     board = page.locator("#review-board")
     expect(board.locator(".mini-top div").first.locator(".mini-card:not(.empty)")).to_have_count(3)
     page.screenshot(path=str(tmp_path / f"review-617-{width}x{height}.png"))
@@ -102,3 +104,29 @@ def open_review_from_menu(page: Page, width: int) -> None:
         page.locator("#menu-button").click()
     page.locator("#menu").get_by_role("button", name="Review").click()
     expect(page.locator("#review-dialog")).to_be_visible()
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_won_game_is_reviewed_from_the_banner_winnable_throughout(
+    open_page: Callable[..., Page], served: serving.Served, width: int, height: int
+) -> None:
+    """617 won by a known solution, its last move played on the page: the banner offers the
+    review, every step of which is winnable, beside the solver's own solution's length."""
+    solution = split_moves((DATA / "deal617.solution").read_text())
+    page = open_page(viewport={"width": width, "height": height})
+    player = Player(page, served.base)
+    player.open(rules="standard", deal=617, moves=solution[:-1])
+    player.play(solution[-1:])
+    banner = page.locator("#banner")
+    expect(banner).to_contain_text("You won")
+    banner.get_by_role("button", name="Review the game").click()
+    expect(page.locator("#review-progress")).to_have_text("", timeout=REVIEWED)
+    marks = page.locator("#review-timeline button")
+    expect(marks).to_have_count(len(solution) + 1)
+    expect(page.locator("#review-timeline button.winnable")).to_have_count(len(solution))
+    expect(page.locator("#review-summary")).to_contain_text(
+        re.compile(rf"Won.*{len(solution)} moves played; the solver's solution from the start: \d+ moves")
+    )
+    # The last step is chosen: the table it left has every card home.
+    expect(marks.last).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#review-board .mini-columns .mini-card")).to_have_count(0)

@@ -240,6 +240,10 @@ def test_the_site_reviews_a_lost_617_and_plays_on_from_a_step(
     words = marks.nth(3).get_attribute("aria-label") or ""
     assert words.endswith(("lost the game here", "unknown: the search reached its limit")), words
     expect(page.locator("#review-summary")).to_contain_text("3 moves played")
+    marks.nth(3).click()  # its words once, whatever the verdict
+    expect(page.locator("#review-step")).to_have_text(
+        re.compile(r"^(✗ Lost the game here|\? Unknown: the search reached its limit) Step 3, 4♣ to a free cell\.$")
+    )
     page.screenshot(path=str(tmp_path / f"site-review-617-{width}x{height}.png"))
     print(f"screenshot: {tmp_path / f'site-review-617-{width}x{height}.png'}")
     marks.nth(2).click()

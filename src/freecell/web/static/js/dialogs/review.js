@@ -63,11 +63,15 @@ function progress(review) {
   return `Judging the positions… ${judged} of ${review.steps.length} known so far.`;
 }
 
-function stepLabel(step) {
-  const [, words] = markOf(step);
+/** "Step 4, took back 4♣ to a free cell: back to where step 2 left it". */
+function stepWhat(step) {
   const back = step.returns_to === null ? ""
     : step.returns_to === 0 ? ": back to the start" : `: back to where step ${step.returns_to} left it`;
-  return `Step ${step.number}, ${step.text}${back}: ${words}`;
+  return `Step ${step.number}, ${step.text}${back}`;
+}
+
+function stepLabel(step) {
+  return `${stepWhat(step)}: ${markOf(step)[1]}`;
 }
 
 function timeline(review) {
@@ -107,7 +111,7 @@ function detail(review, number) {
   } else {
     const [symbol, verdict, kind] = markOf(step);
     words = `<span class="review-word ${kind}"><span aria-hidden="true">${symbol}</span> ${
-      verdict[0].toUpperCase()}${verdict.slice(1)}</span> ${escapeHtml(stepLabel(step).replace(/: [^:]*$/, ""))}.`;
+      verdict[0].toUpperCase()}${verdict.slice(1)}</span> ${escapeHtml(stepWhat(step))}.`;
   }
   $("review-step").innerHTML = words;
   $("review-board").innerHTML = board(table);
