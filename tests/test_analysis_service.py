@@ -335,6 +335,28 @@ def test_the_in_play_queue_keeps_the_same_books_for_both_transports() -> None:
     assert known is not None and known.verdict is SolveStatus.LIMIT_REACHED
 
 
+def test_a_background_request_waits_behind_the_games_in_play_and_has_no_longer_search() -> None:
+    """A review's requests give way: a game's request asked later is taken first, and a
+    review's position left unknown is not searched further, nor does asking about it stop
+    the game's longer search."""
+    queue = InPlayQueue(Advisor(), max_waiting=4, longer=SearchLimit(seconds=30))
+    queue.request("g/review", deal(1), STANDARD, background=True)
+    queue.request("g", deal(2), STANDARD)
+    first = queue.take()
+    assert first is not None and first.owner == "g"
+    queue.learn(first, _result(SolveStatus.LIMIT_REACHED))
+    queue.finished(first, _result(SolveStatus.LIMIT_REACHED))
+    longer = queue.take_longer()
+    assert longer is not None and longer.position == deal(2)  # the game's own unknown: searched further
+    review = queue.take()
+    assert review is not None and review.owner == "g/review" and review.background
+    queue.learn(review, _result(SolveStatus.LIMIT_REACHED))
+    queue.finished(review, _result(SolveStatus.LIMIT_REACHED))
+    assert not queue.searching_further(deal(1), STANDARD)
+    assert queue.request("g/review", deal(1), STANDARD, background=True).is_set()  # unknown: known, final
+    assert queue.stopped() == [] and queue.running_longer() is longer
+
+
 # --- the worker processes themselves -----------------------------------------------------
 
 

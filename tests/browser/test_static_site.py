@@ -211,3 +211,48 @@ def test_the_site_searches_further_in_a_worker_it_ends_when_the_game_moves_on(si
         page.wait_for_timeout(100)
     expect(verdict).to_have_text("Unknown so far: searching further…", timeout=LOADING)
     _wait_for_workers(page, workers, 4)  # the new position's longer search
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 768)])
+def test_the_site_reviews_a_lost_617_and_plays_on_from_a_step(
+    browser: Browser, site_url: str, width: int, height: int, tmp_path: Path
+) -> None:
+    """The review on the static site, judged by the site's solver worker under the in-play
+    limit as it is: the loss of 1a 1b 1c from 617 is marked where the solver decided it in
+    time, and "unknown" (shown as such) where it did not."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = Player(page, site_url)
+    page.goto(f"{site_url}?deal=617&rules=standard")
+    wait_for_table(page)
+    player.play(["1a", "1b", "1c"])
+    if width < 600:
+        page.locator("#menu-button").click()
+    page.locator("#menu").get_by_role("button", name="Review").click()
+    expect(page.locator("#review-progress")).to_have_text("", timeout=LOADING)  # complete
+    marks = page.locator("#review-timeline button")
+    expect(marks).to_have_count(4)
+    classes = [marks.nth(i).get_attribute("class") or "" for i in range(1, 4)]
+    assert all(re.search(r"\b(winnable|loses|lost|unknown)\b", kind) for kind in classes), classes
+    assert re.search(r"\b(loses|unknown)\b", classes[2]), classes  # never "winnable": it is lost
+    words = marks.nth(3).get_attribute("aria-label") or ""
+    assert words.endswith(("lost the game here", "unknown: the search reached its limit")), words
+    expect(page.locator("#review-summary")).to_contain_text("3 moves played")
+    marks.nth(3).click()  # its words once, whatever the verdict
+    expect(page.locator("#review-step")).to_have_text(
+        re.compile(r"^(✗ Lost the game here|\? Unknown: the search reached its limit) Step 3, 4♣ to a free cell\.$")
+    )
+    page.screenshot(path=str(tmp_path / f"site-review-617-{width}x{height}.png"))
+    print(f"screenshot: {tmp_path / f'site-review-617-{width}x{height}.png'}")
+    marks.nth(2).click()
+    board = page.locator("#review-board .mini-top div").first.locator(".mini-card:not(.empty)")
+    expect(board).to_have_count(2)
+    page.locator("#review-play-on").click()
+    page.locator("#confirm-ok").click()
+    player.expect_moves(0)
+    assert [card for card in player.table()["cells"] if card] == ["JD", "4S"]
+    expect(page.locator("#deal-label")).to_contain_text("imported position")
+    context.close()
+    assert not errors, f"the page raised: {errors}"

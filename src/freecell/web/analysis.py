@@ -164,14 +164,14 @@ class AnalysisWorkers:
         with self._lock:
             return self.queue.waiting
 
-    def request(self, owner: str, position: Position, rules: Rules) -> Answered:
+    def request(self, owner: str, position: Position, rules: Rules, *, background: bool = False) -> Answered:
         """:meth:`InPlayQueue.request <freecell.web.in_play.InPlayQueue.request>`, answered
         by the workers; a longer search stopped by it has its process ended."""
         stopped = None
         try:
             with self._lock:
                 try:
-                    answered = self.queue.request(owner, position, rules)
+                    answered = self.queue.request(owner, position, rules, background=background)
                     self._wake.notify()
                 finally:  # a request refused may have stopped a longer search too
                     stopped = self._stopped_pool_locked()

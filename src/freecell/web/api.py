@@ -179,6 +179,16 @@ ENDPOINTS: Final = (
              "Undo back to the last position that could still be won; 409 when no losing move is known "
              "(ask /analysis first).",
              refusals=(404, 409)),
+    Endpoint("review", "GET", f"{GAME}/review",
+             "The game's review: each step marked winnable, not-winnable, unknown or pending, the move that lost "
+             "it, the steps that went back, and the solver's solution length; ask again until ``complete``.",
+             answer="GameReview", refusals=(404, 503), blocking=True),
+    Endpoint("play_on", "POST", f"{GAME}/play-on",
+             "A new game, marked assisted, from the position where a step of the review left this one.",
+             status=201, body_model="PlayOn",
+             body=(Field("step", int, least=0, most=100_000,
+                         description="the step's number in the review (0: the start)"),),
+             refusals=(400, 404), blocking=True),
     Endpoint("capacity", "GET", f"{GAME}/capacity",
              "The move calculator, for the position or for other numbers of empty places.",
              answer="CapacityDetail",

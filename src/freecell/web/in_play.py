@@ -5,7 +5,8 @@ the analyses in play, kept alike for the server (worker processes,
 Requests are keyed by game: a newer request for a game replaces its older one while that
 is still waiting, and at most ``max_waiting`` requests wait at once; past that a request
 is refused at once (:class:`AnalysisBusyError`, with the seconds after which to ask again)
-instead of piling up. Every answer is handed to the shared
+instead of piling up. A *background* request (a game's review) is taken only when no
+request of a game in play waits, and gets no longer search. Every answer is handed to the shared
 :class:`~freecell.advisor.Advisor`, whose cache then serves the page at no cost; a runner
 that failed leaves the position unknown rather than the page waiting. A search that
 reached its limit is followed by a longer one (:class:`LongerQueue`), one at a time, which
@@ -110,13 +111,15 @@ class Answered(threading.Event):
 @dataclass(eq=False)
 class Job:
     """One position to solve for a game (``owner``), numbered in the order asked; ``done``
-    is set once it is answered, superseded or dropped."""
+    is set once it is answered, superseded or dropped. A ``background`` job gives way to
+    the others and has no longer search."""
 
     number: int
     owner: str
     position: Position
     rules: Rules
     done: Answered = field(default_factory=Answered)
+    background: bool = False
 
 
 class LongerJob(Protocol):
@@ -251,21 +254,30 @@ class InPlayQueue:
         """How many requests wait for a runner."""
         return len(self._waiting)
 
-    def request(self, owner: str, position: Position, rules: Rules) -> Answered:
+    def request(self, owner: str, position: Position, rules: Rules, *, background: bool = False) -> Answered:
         """Ask for ``position`` to be analysed on behalf of ``owner`` (a game id), unless it
         is known, being solved, or already waiting: the event to wait for (set already
         when the answer is known). Raises :class:`AnalysisBusyError` at once when too many
         requests wait. A position known to be unknown gets its longer search if it has not
         had one; the owner's longer search for another position stops, and so does one for
-        a game left (see :data:`LEFT_AFTER`) while the owner's waits (:meth:`stopped`)."""
-        self._stop(self._longer.asked(owner))
+        a game left (see :data:`LEFT_AFTER`) while the owner's waits (:meth:`stopped`).
+        A ``background`` request (a review's) touches no longer search and waits behind
+        every other (:meth:`take`)."""
         known = self.advisor.known(position, rules)
+        if background:
+            return Answered.already() if known is not None else self._queue(owner, position, rules, background=True)
+        self._stop(self._longer.asked(owner))
         if known is not None and known.verdict is SolveStatus.LIMIT_REACHED:
             self._search_further(owner, position, rules)
             return Answered.already()
         self._stop(self._longer.moved_on(owner, position, rules))
         if known is not None:
             return Answered.already()
+        return self._queue(owner, position, rules, background=False)
+
+    def _queue(self, owner: str, position: Position, rules: Rules, *, background: bool) -> Answered:
+        """The job for ``position`` running or waiting, or a new one for ``owner``, which
+        replaces the owner's waiting one."""
         running = next((job for job in self._running.values() if (job.position, job.rules) == (position, rules)), None)
         if running is not None:
             return running.done
@@ -276,16 +288,18 @@ class InPlayQueue:
             raise AnalysisBusyError("the solver is busy: try again in a moment")
         if waiting is not None:
             waiting.done.set()  # superseded: whoever waits on it looks again and finds no answer
-        job = Job(next(self._numbers), owner, position, rules)
+        job = Job(next(self._numbers), owner, position, rules, background=background)
         self._waiting[owner] = job
         self._waiting.move_to_end(owner)
         return job.done
 
     def take(self) -> Job | None:
-        """The next job for a runner, if one is free and a job waits; it is running now."""
+        """The next job for a runner, if one is free and a job waits (the first asked, a
+        background one only when no other waits); it is running now."""
         if len(self._running) >= self._runners or not self._waiting:
             return None
-        _, job = self._waiting.popitem(last=False)
+        owner = next((owner for owner, job in self._waiting.items() if not job.background), next(iter(self._waiting)))
+        job = self._waiting.pop(owner)
         self._running[job.number] = job
         return job
 
@@ -311,7 +325,7 @@ class InPlayQueue:
             return
         if result is None:
             self._longer.mark_done(job.rules, job.position)
-        elif result.status is SolveStatus.LIMIT_REACHED:  # before the page hears "unknown"
+        elif result.status is SolveStatus.LIMIT_REACHED and not job.background:  # before the page hears "unknown"
             self._search_further(job.owner, job.position, job.rules)
         job.done.set()
 

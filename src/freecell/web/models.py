@@ -191,3 +191,40 @@ class LessonInfo(BaseModel):
     summary: str
     steps: int
 
+
+
+class Table(BaseModel):
+    """The cards on the table, as in the game's state."""
+
+    columns: list[list[str]]
+    cells: list[str | None]
+    foundations: list[Foundation]
+
+
+class ReviewStart(Table):
+    verdict: VerdictWord | Literal["pending"]
+
+
+class ReviewStep(Table):
+    """One step of the game, and the table it left."""
+
+    number: int = Field(description="from 1; ``POST /play-on`` takes it")
+    kind: Literal["move", "redo", "undo", "restart"]
+    move: str | None = Field(description="the move played, in standard notation (none for an undo or a restart)")
+    text: str = Field(description="the step in words: ``5♠ to a free cell``, ``Took back 6♣ to a free cell``")
+    verdict: VerdictWord | Literal["pending"] = Field(description="what the solver knows of the position it left")
+    loses: bool = Field(description="a move from a winnable position to one that is not")
+    returns_to: int | None = Field(
+        description="the earlier step after which the table was as this step left it (0: the start): a step back"
+    )
+
+
+class GameReview(BaseModel):
+    complete: bool = Field(description="every position is judged; until then, ask again")
+    outcome: Literal["playing", "won", "lost", "abandoned"]
+    deal: str
+    start: ReviewStart
+    moves_played: int = Field(description="card moves from the start to where the game stands, automatic ones too")
+    solution_moves: int | None = Field(description="the length of the solver's solution from the start, if found")
+    lost_at: int | None = Field(description="the step that lost the game, when it ended lost from a winnable one")
+    steps: list[ReviewStep]

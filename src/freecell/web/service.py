@@ -25,6 +25,7 @@ from freecell.web.api import WorthWaiting, dispatch
 from freecell.web.assistance import Assistance, Snapshot
 from freecell.web.games import Games, storing
 from freecell.web.in_play import Answered
+from freecell.web.reviewing import ReviewSource, position_at, review_state
 from freecell.web.session import Session
 from freecell.web.states import Json, capacity_detail, game_state, rules_entry
 
@@ -142,6 +143,18 @@ class Service:
         for _ in range(losing["moves_back"]):
             self.games.act(game_id, "undo")
         return self._state(game_id)
+
+    def review(self, game_id: str) -> Json:
+        """The game's review as far as the solver has judged it; ask again until ``complete``."""
+        return review_state(self.games.view(game_id, ReviewSource.of), self.assistance)
+
+    def play_on(self, game_id: str, step: int) -> Json:
+        """A new game from the position where step ``step`` of this game's review left it
+        (0: its start), marked assisted: the review showed how it could be won."""
+        rules, position = position_at(self.games.view(game_id, ReviewSource.of), step)
+        session = self.games.create(rules=rules.name, cells=rules.cells, board=position.to_text())
+        self.games.note(session.id, "assist")
+        return self._state(session.id)
 
     def capacity(self, game_id: str, empty_cells: int | None = None, empty_columns: int | None = None) -> Json:
         rules, position = self.games.view(game_id, lambda session: (session.game.rules, session.game.position))

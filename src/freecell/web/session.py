@@ -9,7 +9,7 @@ replaying a game's log rebuilds exactly the session that wrote it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from freecell.deals import Deal, DealKind
 from freecell.errors import NotPossibleNowError
@@ -80,6 +80,7 @@ class Session:
     moved: bool = False
     hints: int = 0
     assisted: bool = False
+    log: list[tuple[str, str | None]] = field(default_factory=list)  # each event's kind and move, for a review
 
     @classmethod
     def start(cls, record: GameRecord) -> Session:
@@ -158,6 +159,7 @@ class Session:
     def apply(self, event: Event) -> None:
         """Play ``event`` (already checked, or read back from the log)."""
         game, clock = self.game, self.clock
+        self.log.append((event.kind, event.move))
         if event.kind == "move":
             assert event.move is not None
             clock.resume(event.at)

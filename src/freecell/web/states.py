@@ -94,6 +94,23 @@ def _formula(empty_cells: int, value: int) -> str:
     return f"({empty_cells} + 1) × 2^{power} = {value}"
 
 
+def table(position: Position) -> Json:
+    """The cards on the table: the state's ``columns``, ``cells`` and ``foundations``."""
+    return {
+        "columns": [[card_name(card) for card in column] for column in position.columns],
+        "cells": [None if card is None else card_name(card) for card in position.cells],
+        "foundations": [
+            {
+                "suit": SUIT_LETTERS[pile % 4],
+                "top": None if top is None else card_name(top),
+                "height": position.foundations[pile],
+            }
+            for pile in range(len(position.foundations))
+            for top in [position.foundation_top(pile)]
+        ],
+    }
+
+
 def game_state(session: Session, now: float, *, played: bool = False) -> Json:
     """The state of ``session`` at ``now``; ``last`` lists the moves just played only when
     ``played`` (the answer to the request that played them)."""
@@ -116,17 +133,7 @@ def game_state(session: Session, now: float, *, played: bool = False) -> Json:
         "rules": rules_info(rules),
         "code": game.code,
         "deal": deal,
-        "columns": [[card_name(card) for card in column] for column in position.columns],
-        "cells": [None if card is None else card_name(card) for card in position.cells],
-        "foundations": [
-            {
-                "suit": SUIT_LETTERS[pile % 4],
-                "top": None if top is None else card_name(top),
-                "height": position.foundations[pile],
-            }
-            for pile in range(len(position.foundations))
-            for top in [position.foundation_top(pile)]
-        ],
+        **table(position),
         "moves": game.moves_made,
         "score": game.score if rules.scoring is not None else None,
         "can_undo": game.can_undo and not session.abandoned,

@@ -82,11 +82,11 @@ class QueuedAnalysis:
         self.queue = InPlayQueue(advisor, max_waiting=max_waiting, longer=longer, clock=clock)
         self._longer_stopped: int | None = None
 
-    def request(self, owner: str, position: Position, rules: Rules) -> Answered:
+    def request(self, owner: str, position: Position, rules: Rules, *, background: bool = False) -> Answered:
         """:meth:`InPlayQueue.request <freecell.web.in_play.InPlayQueue.request>`; a longer
         search it stops is one for the page to stop (:meth:`longer_to_stop`)."""
         try:
-            return self.queue.request(owner, position, rules)
+            return self.queue.request(owner, position, rules, background=background)
         finally:
             for job in self.queue.stopped():
                 self._longer_stopped = job.number

@@ -73,6 +73,8 @@ export const api = {
   hint: (id) => call("GET", `${game(id)}/hint`),
   analysis: (id, { line = false } = {}) => call("GET", `${game(id)}/analysis${line ? "?line=true" : ""}`),
   rewind: (id) => call("POST", `${game(id)}/rewind`),
+  review: (id) => call("GET", `${game(id)}/review`),
+  playOn: (id, step) => call("POST", `${game(id)}/play-on`, { step }),
   destinations: (id, source, count) =>
     call("GET", `${game(id)}/destinations?source=${encodeURIComponent(source)}&count=${count}`),
   capacity: (id, cells, columns) => {

@@ -67,12 +67,14 @@ function showOutcome(game, actions) {
     banner.className = "banner won";
     button("New game", actions.newGame, true);
     button("Play this deal again", actions.restart);
+    button("Review the game", actions.review);
   } else {
     $("banner-text").textContent = "No useful move is left: this game is lost.";
     banner.className = "banner lost";
     button("Undo", actions.undo, true).disabled = !game.can_undo;
     button("Restart", actions.restart);
     button("New deal", actions.newGame);
+    button("Review the game", actions.review);
   }
   banner.hidden = false;
 }
