@@ -7,6 +7,7 @@ import { finish, redo, restart, undo } from "./actions.js";
 import { setupAdvice, showHint } from "./advice.js";
 import { setupCalculator } from "./calculator.js";
 import { suitSymbols } from "./cards.js";
+import { setupCelebration } from "./celebrate.js";
 import { togglePause, pauseWhileAway } from "./clock.js";
 import { setupDialogs } from "./dialogs/dialog.js";
 import { setupLessons, startLesson } from "./dialogs/lessons.js";
@@ -15,6 +16,7 @@ import { setupOptions } from "./dialogs/options.js";
 import { setupRules } from "./dialogs/rules.js";
 import { setupShare } from "./dialogs/share.js";
 import { setupStats } from "./dialogs/stats.js";
+import { setupThemes } from "./dialogs/themes.js";
 import { $, plural } from "./dom.js";
 import { wireKeyboard, wirePointer } from "./input.js";
 import { keyActions } from "./keys.js";
@@ -23,10 +25,12 @@ import { setupMenu } from "./menu.js";
 import { drop, pickUp, setupSelection, tap } from "./selection.js";
 import { setupSitePage } from "./site-page.js";
 import { setupSolution } from "./solution.js";
+import { setupSound } from "./sound.js";
 import { load, setupStart } from "./start.js";
 import { setupStatus } from "./status.js";
 import { store } from "./store.js";
 import { setupTableView } from "./table-view.js";
+import { setupTheme } from "./theme.js";
 import { clearToast, toast } from "./toast.js";
 
 /** Tell a screen reader what was played: "Played 38, 4h. 12 moves so far." */
@@ -52,6 +56,7 @@ store.subscribe((change) => {
   announce(game);
 });
 
+setupTheme();
 setupSitePage();
 document.body.insertAdjacentHTML("afterbegin", suitSymbols());
 // The views, in the order they draw: what shows above the felt first (whether the server
@@ -73,6 +78,9 @@ setupStats();
 setupLessons();
 setupOptions();
 setupShare();
+setupThemes();
+setupCelebration();
+setupSound();
 
 $("new-game").addEventListener("click", askNewGame);
 $("restart").addEventListener("click", () => (store.game?.lesson ? startLesson(store.game.lesson.id) : restart()));
