@@ -159,6 +159,7 @@ def test_light_and_dark_follow_the_system_unless_one_is_chosen(
     page.emulate_media(color_scheme="light")  # the system turns light while the page is open
     expect(page.locator("html")).to_have_attribute("data-scheme", "light")
     expect(page.locator("body")).to_have_css("background-color", "rgb(238, 241, 236)")
+    expect(page.locator('meta[name="theme-color"]')).to_have_attribute("content", "#ffffff")  # the phone's bar
 
     open_themes(page)
     page.locator("#themes-dialog").get_by_label("Dark", exact=True).check()

@@ -61,7 +61,12 @@ function bell(ctx, at, frequency) {
 }
 
 const SOUNDS = {
-  move: (ctx) => tap(ctx, 0),
+  // One tap for each card sent in one action (an auto-finish plays several).
+  move: (ctx, count = 1) => {
+    for (let i = 0; i < Math.min(count, 12); i += 1) {
+      tap(ctx, i * 0.09);
+    }
+  },
   deal: (ctx) => {
     for (let i = 0; i < 12; i += 1) {
       tap(ctx, i * 0.035, { length: 0.03, pitch: 2200 + Math.random() * 800, level: 0.7 });
@@ -71,14 +76,14 @@ const SOUNDS = {
   win: (ctx) => [523.25, 659.25, 783.99, 1046.5].forEach((frequency, i) => bell(ctx, i * 0.14, frequency)),
 };
 
-/** Play `name` ("move", "deal" or "win") if the player has sounds on. */
-export function play(name) {
+/** Play `name` ("move", "deal" or "win"; a move of `count` cards) if the player has sounds on. */
+export function play(name, count = 1) {
   if (!store.options.sounds) {
     return;
   }
   const ctx = audio();
   if (ctx) {
-    SOUNDS[name](ctx);
+    SOUNDS[name](ctx, count);
   }
 }
 
@@ -102,7 +107,7 @@ export function setupSound() {
     if (change.kind === "game" && (change.how === "played" || change.how === "viewer")) {
       const name = soundFor(store.game, change.previous);
       if (name) {
-        play(name);
+        play(name, store.game.last_places?.length || 1);
       }
     } else if (change.kind === "options" && change.name === "sounds") {
       play("move");

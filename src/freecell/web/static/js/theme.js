@@ -37,6 +37,9 @@ function apply() {
   root.deck = options.fourColour ? "four" : "two";
   root.indices = options.largeIndices ? "large" : "normal";
   root.scheme = schemeInForce(options);
+  // The phone's own bar takes the colour of the page's.
+  const bar = getComputedStyle(document.documentElement).getPropertyValue("--bar").trim();
+  document.querySelector('meta[name="theme-color"]')?.setAttribute("content", bar);
 }
 
 /** Apply the theme now, and again whenever an option or the system's scheme changes. */
