@@ -119,22 +119,18 @@ function court(card) {
     + pip(suit, 100, 229, 32);
 }
 
-function corner(card) {
-  const rank = RANK_SHOWN[rankOf(card)] ?? rankOf(card);
-  const wide = rank.length > 1 ? ` textLength="66" lengthAdjust="spacingAndGlyphs"` : "";
-  return `<text x="14" y="66" font-family="Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif" font-weight="700" `
-    + `font-size="68"${wide} fill="currentColor">${rank}</text>`
-    + pip(suitOf(card), 166, 38, 48);
-}
+// The corner index: the rank, and the suit beside it, within the strip a fanned column
+// shows. The large one (themes: "large indices") is taller, wider and heavier, so a
+// phone's small cards read at a glance.
+const INDEX = { x: 14, y: 66, size: 68, length: 66, weight: 700, pipX: 166, pipSize: 48 };
+const LARGE_INDEX = { x: 8, y: 70, size: 86, length: 92, weight: 900, pipX: 160, pipSize: 62 };
 
-// The large index (themes: "large indices"): taller, wider and heavier, yet within the
-// strip a fanned column shows, so a phone's small cards read at a glance.
-function largeCorner(card) {
+function corner(card, { x, y, size, length, weight, pipX, pipSize }) {
   const rank = RANK_SHOWN[rankOf(card)] ?? rankOf(card);
-  const wide = rank.length > 1 ? ` textLength="92" lengthAdjust="spacingAndGlyphs"` : "";
-  return `<text x="8" y="70" font-family="Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif" font-weight="900" `
-    + `font-size="86"${wide} fill="currentColor">${rank}</text>`
-    + pip(suitOf(card), 160, 38, 62);
+  const wide = rank.length > 1 ? ` textLength="${length}" lengthAdjust="spacingAndGlyphs"` : "";
+  return `<text x="${x}" y="${y}" font-family="Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif" `
+    + `font-weight="${weight}" font-size="${size}"${wide} fill="currentColor">${rank}</text>`
+    + pip(suitOf(card), pipX, 38, pipSize);
 }
 
 function smallCorner(card) {
@@ -149,8 +145,8 @@ function smallCorner(card) {
 function faceMarkup(card, indices = "both") {
   const value = rankValue(card);
   const face = value > 10 ? court(card) : pips(card);
-  const normal = indices === "large" ? "" : `<g class="index">${corner(card)}</g>`;
-  const large = indices === "normal" ? "" : `<g class="index-large">${largeCorner(card)}</g>`;
+  const normal = indices === "large" ? "" : `<g class="index">${corner(card, INDEX)}</g>`;
+  const large = indices === "normal" ? "" : `<g class="index-large">${corner(card, LARGE_INDEX)}</g>`;
   return `<rect x="2" y="2" width="${W - 4}" height="${H - 4}" rx="16" fill="#fffdf7" stroke="#b9b2a2" stroke-width="2"/>`
     + `<g fill="currentColor">${normal}${large}${face}${smallCorner(card)}</g>`;
 }
