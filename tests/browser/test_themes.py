@@ -219,6 +219,29 @@ def test_a_paused_game_shows_the_card_backs(open_page: Callable[..., Page], serv
     assert card.evaluate(after) == "none"
 
 
+def test_a_new_deal_flies_in_face_down_and_turns_over(open_page: Callable[..., Page], server: str) -> None:
+    player = opened(open_page, server, "desktop")
+    page = player.page
+    open_themes(page)
+    page.get_by_label("Blue lattice").check()
+    page.get_by_role("button", name="Done").click()
+    page.locator("#new-game").click()
+    page.locator("#new-number").fill("1")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    # All 52 leave face down, showing the theme's back (read in the same moment).
+    back = page.wait_for_function("""() => {
+      const down = document.querySelectorAll('#table .card.face-down');
+      return down.length === 52 && getComputedStyle(down[0], '::after').backgroundImage;
+    }""").json_value()
+    assert "rgb(59, 111, 196)" in back  # the blue lattice
+    player.settle()
+    page.wait_for_function("() => !document.querySelector('#table .card.face-down')")
+    assert (
+        page.locator("#table .card[data-key]").first.evaluate("(el) => getComputedStyle(el, '::after').content")
+        == "none"
+    )
+
+
 def win(player: Player) -> None:
     player.open(rules="standard", board=ONE_FROM_WON)
     player.type_move("1h")
