@@ -293,6 +293,30 @@ def test_the_cascade_ends_by_itself_after_every_card(open_page: Callable[..., Pa
     assert not page.locator("#frame").evaluate("(el) => el.classList.contains('cascading')")
 
 
+def test_after_an_auto_finish_the_cascade_waits_for_the_last_card_home(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    player = Player(open_page(viewport=SIZES["desktop"]), server)
+    page = player.page
+    columns = [" ".join(rank + suit for rank in "KQJT98765432A") for suit in "HCDS"]
+    board = "Foundations: H-0 C-0 D-0 S-0\nFreecells: - - - -\n" + "\n".join(f": {c}" for c in columns) + "\n"
+    player.open(rules="standard", board=board)
+    # Whether any card was still sliding home when the cascade began.
+    page.evaluate("""() => {
+      window.slidingAtStart = null;
+      new MutationObserver((changes, watch) => {
+        if (document.querySelector('canvas.cascade')) {
+          watch.disconnect();
+          window.slidingAtStart = document.querySelectorAll('#table .card.moving').length;
+        }
+      }).observe(document.querySelector('.frame-wrap'), { childList: true });
+    }""")
+    page.get_by_role("button", name="Auto-finish").click()
+    page.wait_for_function("() => window.slidingAtStart !== null", timeout=30_000)
+    assert page.evaluate("() => window.slidingAtStart") == 0
+    expect(page.locator("canvas.cascade")).to_have_attribute("data-launched", re.compile(r"^([5-9]|\d\d)$"))
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_no_cascade_under_reduced_motion_but_a_still_word(
     open_page: Callable[..., Page], server: str, size: str

@@ -46,6 +46,17 @@ async function images(cards) {
   return made;
 }
 
+/**
+ * Resolves once the last cards sent home have landed (an auto-finish sends many): the
+ * slides of the winning state, started just after it was received.
+ */
+async function landed() {
+  await new Promise((resolve) => setTimeout(resolve));
+  const slides = $("table").getAnimations({ subtree: true })
+    .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+  await Promise.all(slides.map((animation) => animation.finished.catch(() => {})));
+}
+
 /** The canvas over the felt, sized to it, its pixels the screen's. */
 function makeCanvas(wrap) {
   const canvas = document.createElement("canvas");
@@ -64,8 +75,9 @@ function makeCanvas(wrap) {
 async function cascade(game) {
   const stacks = piles(game).filter((pile) => pile.cards.length && pile.slot);
   const pictures = await images(stacks.flatMap((pile) => pile.cards));
+  await landed();
   if (store.game !== game) {
-    return; // moved on while the pictures were made
+    return; // moved on meanwhile
   }
   const wrap = $("frame").parentElement;
   const frame = $("frame");
