@@ -145,7 +145,7 @@ def test_a_phone_keeps_the_chrome_small_and_the_less_used_actions_in_a_menu(open
     expect(page.get_by_role("button", name="Statistics")).to_be_hidden()
     page.locator("#menu-button").tap()
     menu = page.locator("#menu")
-    entries = ["Rules", "Lessons", "Statistics", "Options", "Restart", "Solution", "Move calculator"]
+    entries = ["Rules", "Lessons", "Statistics", "Themes", "Options", "Restart", "Solution", "Move calculator"]
     entries.append("Share this deal")
     for entry in entries:
         expect(menu.get_by_role("button", name=entry, exact=True)).to_be_visible()

@@ -256,3 +256,47 @@ def test_the_site_reviews_a_lost_617_and_plays_on_from_a_step(
     expect(page.locator("#deal-label")).to_contain_text("imported position")
     context.close()
     assert not errors, f"the page raised: {errors}"
+
+
+def test_the_site_keeps_its_theme_offline_and_celebrates_a_win(browser: Browser, site_url: str) -> None:
+    """On a phone: a theme chosen on the static site applies, survives a reload with no
+    network (its style sheet and scripts come from the service worker's cache), and a
+    win there sets the cards bouncing."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = Player(page, site_url)
+    page.goto(f"{site_url}?deal=617&rules=standard")
+    wait_for_table(page)
+    page.locator("#menu-button").click()
+    page.get_by_role("button", name="Themes", exact=True).click()
+    page.get_by_label("Burgundy", exact=True).check()
+    page.get_by_label("Four-colour deck").check()
+    page.get_by_role("button", name="Done").click()
+    clubs = page.locator("#table svg.face.suit-C").first
+    expect(clubs).to_have_css("color", "rgb(18, 115, 47)")
+
+    # a win: one move from a position of our own
+    page.locator("#new-game").click()
+    page.get_by_label("A position of my own").check()
+    page.locator("#new-board").fill("Foundations: H-Q C-K D-K S-K\nFreecells: - - - -\n: KH\n" + ": \n" * 7)
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(page.locator("#deal-label")).to_contain_text("imported position", timeout=LOADING)
+    player.type_move("1h")
+    expect(page.locator("#banner")).to_contain_text("You won", timeout=LOADING)
+    cascade = page.locator("canvas.cascade")
+    expect(cascade).to_have_attribute("data-launched", re.compile(r"^([3-9]|\d\d)$"))
+    page.mouse.click(195, 800)
+    expect(cascade).to_have_count(0)
+
+    # no network: the theme holds, its style sheet served by the service worker
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    context.set_offline(True)
+    page.goto(f"{site_url}?deal=617&rules=standard")
+    wait_for_table(page)
+    assert page.evaluate("() => ({ ...document.documentElement.dataset })")["felt"] == "burgundy"
+    expect(page.locator("#frame")).to_have_css("background-image", re.compile(r"rgb\(122, 34, 51\)"))
+    expect(page.locator("#table svg.face.suit-D").first).to_have_css("color", "rgb(20, 80, 184)")
+    context.close()
+    assert not errors, f"the page raised: {errors}"

@@ -77,7 +77,18 @@ export function play(root, before, moves = [], overrides = new Map()) {
   return Promise.all(running);
 }
 
-/** A new deal: the cards fly in from the top of the table, row by row. */
+/** Show `el`'s back (the theme's, css/themes.css) for the first part of its flight, then its face. */
+function turnOver(el, options) {
+  el.classList.add("face-down");
+  const turning = el.animate([{ opacity: 1 }, { opacity: 1, offset: 0.55 }, { opacity: 0 }],
+    { ...options, pseudoElement: "::after", fill: "both" });
+  turning.finished.catch(() => {}).then(() => {
+    el.classList.remove("face-down");
+    turning.cancel();
+  });
+}
+
+/** A new deal: the cards fly in face down from the top of the table, row by row, and turn over. */
 export function deal(root) {
   if (reduced()) {
     return;
@@ -94,10 +105,12 @@ export function deal(root) {
     const now = el.getBoundingClientRect();
     const dx = fromX - (now.left + now.width / 2);
     const dy = fromY - now.top;
+    const timing = { duration: 320, delay: i * gap };
     slide(
       el,
       [{ transform: `translate(${dx}px, ${dy}px) rotate(-10deg)`, opacity: 0 }, { transform: "none", opacity: 1 }],
-      { duration: 320, delay: i * gap, easing: "cubic-bezier(.2, .7, .3, 1)", fill: "backwards" },
+      { ...timing, easing: "cubic-bezier(.2, .7, .3, 1)", fill: "backwards" },
     );
+    turnOver(el, timing);
   });
 }

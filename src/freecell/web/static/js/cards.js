@@ -29,12 +29,13 @@ const SUIT_PATHS = {
     + "C3 48 11 39 23 39 C27 39 31 40 35 42 C31 38 29 33 29 27 C29 15 38 6 50 6 Z",
 };
 
+const SYMBOLS = Object.entries(SUIT_PATHS)
+  .map(([suit, d]) => `<symbol id="suit-${suit}" viewBox="0 0 100 100"><path d="${d}"/></symbol>`)
+  .join("");
+
 /** The hidden <svg> of <symbol>s every card refers to; put it in the page once. */
 export function suitSymbols() {
-  const symbols = Object.entries(SUIT_PATHS)
-    .map(([suit, d]) => `<symbol id="suit-${suit}" viewBox="0 0 100 100"><path d="${d}"/></symbol>`)
-    .join("");
-  return `<svg width="0" height="0" class="symbols" aria-hidden="true">${symbols}</svg>`;
+  return `<svg width="0" height="0" class="symbols" aria-hidden="true">${SYMBOLS}</svg>`;
 }
 
 export function rankOf(card) { return card[0]; }
@@ -118,12 +119,18 @@ function court(card) {
     + pip(suit, 100, 229, 32);
 }
 
-function corner(card) {
+// The corner index: the rank, and the suit beside it, within the strip a fanned column
+// shows. The large one (themes: "large indices") is taller, wider and heavier, so a
+// phone's small cards read at a glance.
+const INDEX = { x: 14, y: 66, size: 68, length: 66, weight: 700, pipX: 166, pipSize: 48 };
+const LARGE_INDEX = { x: 8, y: 70, size: 86, length: 92, weight: 900, pipX: 160, pipSize: 62 };
+
+function corner(card, { x, y, size, length, weight, pipX, pipSize }) {
   const rank = RANK_SHOWN[rankOf(card)] ?? rankOf(card);
-  const wide = rank.length > 1 ? ` textLength="66" lengthAdjust="spacingAndGlyphs"` : "";
-  return `<text x="14" y="66" font-family="Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif" font-weight="700" `
-    + `font-size="68"${wide} fill="currentColor">${rank}</text>`
-    + pip(suitOf(card), 166, 38, 48);
+  const wide = rank.length > 1 ? ` textLength="${length}" lengthAdjust="spacingAndGlyphs"` : "";
+  return `<text x="${x}" y="${y}" font-family="Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif" `
+    + `font-weight="${weight}" font-size="${size}"${wide} fill="currentColor">${rank}</text>`
+    + pip(suitOf(card), pipX, 38, pipSize);
 }
 
 function smallCorner(card) {
@@ -134,27 +141,51 @@ function smallCorner(card) {
     + `font-size="34"${wide} fill="currentColor">${rank}</text>${pip(suitOf(card), 25, 56, 22)}</g>`;
 }
 
+/** A card's drawing inside its 200×280 box: the face, and both sizes of corner index. */
+function faceMarkup(card, indices = "both") {
+  const value = rankValue(card);
+  const face = value > 10 ? court(card) : pips(card);
+  const normal = indices === "large" ? "" : `<g class="index">${corner(card, INDEX)}</g>`;
+  const large = indices === "normal" ? "" : `<g class="index-large">${corner(card, LARGE_INDEX)}</g>`;
+  return `<rect x="2" y="2" width="${W - 4}" height="${H - 4}" rx="16" fill="#fffdf7" stroke="#b9b2a2" stroke-width="2"/>`
+    + `<g fill="currentColor">${normal}${large}${face}${smallCorner(card)}</g>`;
+}
+
+// The colours of the classic two-colour deck. The page's style sheet (themes.css) colours
+// each face by its suit class, which is how the four-colour deck reaches every card.
+const INK = { red: "#c0182b", black: "#1b1d24" };
+
 const cache = new Map();
 
-/** The SVG markup of one card face, e.g. cardSvg("7H"). */
+/**
+ * The SVG markup of one card face, e.g. cardSvg("7H"). Its class names its suit
+ * (`suit-H`), so the theme sets its colour; both corner indices are drawn and the theme
+ * shows one.
+ */
 export function cardSvg(card) {
   let svg = cache.get(card);
   if (svg === undefined) {
-    const colour = isRed(card) ? "#c0182b" : "#1b1d24";
-    const value = rankValue(card);
-    const face = value > 10 ? court(card) : pips(card);
-    svg = `<svg viewBox="0 0 ${W} ${H}" class="face" aria-hidden="true" focusable="false" color="${colour}">`
-      + `<rect x="2" y="2" width="${W - 4}" height="${H - 4}" rx="16" fill="#fffdf7" stroke="#b9b2a2" stroke-width="2"/>`
-      + `<g fill="currentColor">${corner(card)}${face}${smallCorner(card)}</g></svg>`;
+    const colour = isRed(card) ? INK.red : INK.black;
+    svg = `<svg viewBox="0 0 ${W} ${H}" class="face suit-${suitOf(card)}" aria-hidden="true" focusable="false" `
+      + `color="${colour}">${faceMarkup(card)}</svg>`;
     cache.set(card, svg);
   }
   return svg;
+}
+
+/**
+ * A card face as a standalone SVG document (its suit shapes inside it), to draw on a
+ * canvas: in `colour`, with the `large` index or the normal one.
+ */
+export function cardDocument(card, colour, large = false) {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" `
+    + `color="${colour}"><defs>${SYMBOLS}</defs>${faceMarkup(card, large ? "large" : "normal")}</svg>`;
 }
 
 /** The faint mark of an empty foundation: its suit symbol. */
 export function emptyFoundationSvg(suit) {
   // Opaque tints: a translucent red over green felt turns brown.
   const colour = SUITS[suit].red ? "#d9827f" : "#5fa57a";
-  return `<svg viewBox="0 0 ${W} ${H}" class="mark" aria-hidden="true" focusable="false" color="${colour}">`
+  return `<svg viewBox="0 0 ${W} ${H}" class="mark suit-${suit}" aria-hidden="true" focusable="false" color="${colour}">`
     + `<g fill="currentColor" opacity=".8">${pip(suit, 100, 140, 104)}</g></svg>`;
 }

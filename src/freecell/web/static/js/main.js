@@ -7,6 +7,7 @@ import { finish, redo, restart, undo } from "./actions.js";
 import { setupAdvice, showHint } from "./advice.js";
 import { setupCalculator } from "./calculator.js";
 import { suitSymbols } from "./cards.js";
+import { setupCelebration } from "./celebrate.js";
 import { togglePause, pauseWhileAway } from "./clock.js";
 import { setupDialogs } from "./dialogs/dialog.js";
 import { setupLessons, startLesson } from "./dialogs/lessons.js";
@@ -16,6 +17,7 @@ import { openReview, setupReview } from "./dialogs/review.js";
 import { setupRules } from "./dialogs/rules.js";
 import { setupShare } from "./dialogs/share.js";
 import { setupStats } from "./dialogs/stats.js";
+import { setupThemes } from "./dialogs/themes.js";
 import { $, plural } from "./dom.js";
 import { wireKeyboard, wirePointer } from "./input.js";
 import { keyActions } from "./keys.js";
@@ -24,10 +26,12 @@ import { setupMenu } from "./menu.js";
 import { drop, pickUp, setupSelection, tap } from "./selection.js";
 import { setupSitePage } from "./site-page.js";
 import { setupSolution } from "./solution.js";
+import { setupSound } from "./sound.js";
 import { load, setupStart } from "./start.js";
 import { setupStatus } from "./status.js";
 import { store } from "./store.js";
 import { setupTableView } from "./table-view.js";
+import { setupTheme } from "./theme.js";
 import { clearToast, toast } from "./toast.js";
 
 /** Tell a screen reader what was played: "Played 38, 4h. 12 moves so far." */
@@ -53,6 +57,7 @@ store.subscribe((change) => {
   announce(game);
 });
 
+setupTheme();
 setupSitePage();
 document.body.insertAdjacentHTML("afterbegin", suitSymbols());
 // The views, in the order they draw: what shows above the felt first (whether the server
@@ -75,6 +80,9 @@ setupLessons();
 setupOptions();
 setupShare();
 setupReview();
+setupThemes();
+setupCelebration();
+setupSound();
 
 $("new-game").addEventListener("click", askNewGame);
 $("restart").addEventListener("click", () => (store.game?.lesson ? startLesson(store.game.lesson.id) : restart()));

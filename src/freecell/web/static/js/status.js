@@ -79,14 +79,6 @@ function showOutcome(game, actions) {
   banner.hidden = false;
 }
 
-/** The felt glows for a few seconds when a game in play is won. */
-function celebrate(game, previous) {
-  if (previous?.id === game.id && previous.outcome === "playing" && game.outcome === "won") {
-    $("frame").classList.add("celebrate");
-    setTimeout(() => $("frame").classList.remove("celebrate"), 4000);
-  }
-}
-
 /** Keep the toolbar and the banner in step with the store; `actions` holds newGame, restart and undo. */
 export function setupStatus(actions) {
   store.subscribe((change) => {
@@ -96,9 +88,6 @@ export function setupStatus(actions) {
     }
     showToolbar(game, store.options);
     showOutcome(game, actions);
-    if (change.kind === "game" && (change.how === "played" || change.how === "viewer")) {
-      celebrate(game, change.previous);
-    }
   });
   setInterval(() => {
     if (store.game) {

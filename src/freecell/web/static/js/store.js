@@ -21,6 +21,13 @@ const OPTIONS = {
   calculator: { key: "freecell.calculator", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
   autoHome: { key: "freecell.autoHome", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
   solutionSpeed: { key: "freecell.solutionSpeed", read: (text) => text, write: (value) => value },
+  // The theme (js/theme.js checks the names, and falls back on the first of each list).
+  felt: { key: "freecell.felt", read: (text) => text, write: (value) => value },
+  cardBack: { key: "freecell.cardBack", read: (text) => text, write: (value) => value },
+  scheme: { key: "freecell.scheme", read: (text) => text, write: (value) => value },
+  fourColour: { key: "freecell.fourColour", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
+  largeIndices: { key: "freecell.largeIndices", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
+  sounds: { key: "freecell.sounds", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
 };
 
 function readOptions() {

@@ -1,5 +1,5 @@
-// The Options panel: what is shown around the table, and whether safe cards go home by
-// themselves. Each choice is the store's, kept for the next visit.
+// The Options panel: what is shown around the table, whether safe cards go home by
+// themselves, and whether moves, deals and wins make a quiet sound. Each choice is the store's, kept for the next visit.
 
 import { applyAutoHome } from "../actions.js";
 import { $ } from "../dom.js";
@@ -18,4 +18,6 @@ export function setupOptions() {
     store.setOption("autoHome", event.target.checked);
     applyAutoHome(event.target.checked);
   });
+  $("sounds").checked = options.sounds;
+  $("sounds").addEventListener("change", (event) => store.setOption("sounds", event.target.checked));
 }
