@@ -95,9 +95,10 @@ class QueuedAnalysis:
         """Whether a longer search for ``position`` is running or waiting."""
         return self.queue.searching_further(position, rules)
 
-    def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
-        """Solve now, in this worker (a winnable-only deal: the request waits for it)."""
-        result = solve(position, rules, limit=limit)
+    def solve(self, position: Position, rules: Rules, limit: SearchLimit, *, repeatable: bool = False) -> SolveResult:
+        """Solve now, in this worker (a winnable-only deal, a daily deal: the request waits
+        for it); ``repeatable``: nothing remembered from other solves."""
+        result = solve(position, rules, limit=limit, remember=not repeatable)
         self.advisor.learn(position, rules, result)
         return result
 
