@@ -23,7 +23,7 @@ export function today() {
 }
 
 /** "Sunday 6 December" (with `long`: "Sunday 6 December 2026"), in the player's language. */
-function dayText(date, { long = false } = {}) {
+export function dayText(date, { long = false } = {}) {
   const [year, month, day] = date.split("-").map(Number);
   const options = { weekday: "long", day: "numeric", month: "long", ...(long ? { year: "numeric" } : {}) };
   return new Date(year, month - 1, day).toLocaleDateString(undefined, options);
