@@ -162,3 +162,37 @@ def test_the_static_sites_service_gives_the_same_daily_deal(tmp_path: Path, clie
             assert (status, body) == (200, served)
     finally:
         site.close()
+
+
+def test_the_sites_api_worker_takes_a_daily_deal_chosen_by_its_solver_worker_once_checked(tmp_path: Path) -> None:
+    from freecell.daily import daily_text, read_daily
+    from freecell.errors import InvalidInputError
+    from freecell.web.worker import Api, daily_job
+
+    text = daily_job("double", "2026-12-06")
+    assert text is not None and read_daily(text) == daily_deal(datetime.date(2026, 12, 6), find_rules("double"))
+    assert daily_job("klondike", "2026-12-06") is None and daily_job("double", "6/12/2026") is None
+    chosen = read_daily(text)
+    forged = [
+        daily_text(chosen).replace(f'"number": {chosen.deal.number}', f'"number": {chosen.deal.number % 999_999 + 1}'),
+        daily_text(chosen).replace('"tries": 1', '"tries": 2'),
+        daily_text(type(chosen)(chosen.day, chosen.deal, chosen.line[:-1], chosen.expanded, chosen.difficulty, 1)),
+        "{}",
+    ]
+    for text_given in forged:
+        with pytest.raises(InvalidInputError):
+            read_daily(text_given)
+
+    api = Api(str(tmp_path / "site.db"))
+    try:
+        api.learn_daily(text)
+
+        def no_solving(*arguments: object, **options: object) -> None:
+            raise AssertionError("the api worker solved the daily deal itself")
+
+        api.queue.solve = no_solving  # type: ignore[method-assign]
+        answer = api.service.assistance.daily(chosen.day, find_rules("double"))
+        assert answer == chosen
+        assert api.queue.advisor.known(chosen.deal.position(), find_rules("double")) is not None  # hints at once
+    finally:
+        api.service.close()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Final
 
@@ -29,7 +30,8 @@ from freecell.advisor import Analysis, Difficulty, Solver, grade
 from freecell.deals import Deal
 from freecell.errors import InvalidInputError, UnavailableError
 from freecell.position import Position
-from freecell.rules import Rules
+from freecell.replay import replay
+from freecell.rules import Rules, find_rules
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, solve
 
 # Deal numbers 1 to a million: every program that deals Microsoft's deals opens them
@@ -110,6 +112,40 @@ def daily_deal(
             analysis = Analysis(SolveStatus.SOLVED, result.moves, result.expanded)
             return DailyDeal(day, deal, result.moves, result.expanded, grade(analysis, rules), tries)
     raise NoDailyDealError(f"no daily {rules.name} deal was found for {day.isoformat()}: try another preset")
+
+
+def daily_text(chosen: DailyDeal) -> str:
+    """``chosen`` as JSON text, to cross from one of the static site's workers to another."""
+    return json.dumps(
+        {
+            "day": chosen.day.isoformat(),
+            "rules": chosen.deal.rules.name,
+            "number": chosen.deal.number,
+            "line": list(chosen.line),
+            "expanded": chosen.expanded,
+            "tries": chosen.tries,
+        }
+    )
+
+
+def read_daily(text: str) -> DailyDeal:
+    """The daily deal written by :func:`daily_text`, once checked: the deal is the day's
+    candidate it says it is, its line wins it (replayed by the rules engine) and the grade
+    is made again here. Raises :class:`~freecell.errors.InvalidInputError` otherwise."""
+    try:
+        found = json.loads(text)
+        day, rules = parse_day(found["day"]), find_rules(found["rules"])
+        tries, line, expanded = int(found["tries"]), tuple(map(str, found["line"])), int(found["expanded"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise InvalidInputError(f"not a daily deal: {error}") from None
+    deals = candidates(day, rules)
+    if not 1 <= tries <= len(deals) or deals[tries - 1].number != found["number"]:
+        raise InvalidInputError(f"deal {found['number']} is not the daily deal's candidate {tries} of {day}")
+    deal = deals[tries - 1]
+    if not replay(deal.position(), rules, line).is_won():
+        raise InvalidInputError(f"the line given does not win the daily deal of {day}")
+    difficulty = grade(Analysis(SolveStatus.SOLVED, line, expanded), rules)
+    return DailyDeal(day, deal, line, expanded, difficulty, tries)
 
 
 def open_day(text: str | None, now: float) -> datetime.date:

@@ -242,6 +242,11 @@ def test_the_sites_daily_deal_is_the_servers(
         expect(page.locator("#daily-deal")).to_have_text(
             re.compile(rf"deal {served_daily['deal']} · {grade}$"), timeout=LOADING
         )
+        # chosen by the solver's worker, so that the api worker, which answers the moves, never solved
+        chosen = page.evaluate(
+            "performance.getEntriesByName(\"freecell daily chosen by the solver's worker\").map((m) => m.detail)"
+        )
+        assert f"double {today}" in chosen
         page.locator("#daily-play").click()
         expect(page.locator("#deal-label")).to_contain_text(f"deal {served_daily['deal']}", timeout=LOADING)
         expect(page.locator("#daily")).to_contain_text(grade, timeout=LOADING)

@@ -243,6 +243,21 @@ class Assistance:
         found = winnable_deal(rules, solver=in_worker)
         return found.deal.code(), found.difficulty.value
 
+    def learn_daily(self, chosen: DailyDeal) -> None:
+        """Keep a daily deal chosen elsewhere (the static site's solver worker; already
+        checked: :func:`~freecell.daily.read_daily`), and its line for hints."""
+        rules = chosen.deal.rules
+        self.advisor.learn(
+            chosen.deal.position(), rules, SolveResult(SolveStatus.SOLVED, chosen.line, chosen.expanded, 0, 0.0, 0)
+        )
+        with self._daily_lock:
+            self._keep_daily(chosen)
+
+    def _keep_daily(self, chosen: DailyDeal) -> None:
+        """Keep ``chosen`` with the other days' deals from its day on (the lock held)."""
+        self._dailies = {kept: deal for kept, deal in self._dailies.items() if kept[0] >= chosen.day}
+        self._dailies[(chosen.day, chosen.deal.rules)] = chosen
+
     def daily(self, day: datetime.date, rules: Rules) -> DailyDeal:
         """The daily deal of ``day`` under ``rules``, chosen in a worker (the same
         everywhere: see :mod:`freecell.daily`); kept for the day."""
@@ -255,8 +270,7 @@ class Assistance:
                     return self.analyses.solve(position, rules, limit, repeatable=True)
 
                 chosen = daily_deal(day, rules, solver=in_worker)
-                self._dailies = {kept: deal for kept, deal in self._dailies.items() if kept[0] >= day}
-                self._dailies[key] = chosen
+                self._keep_daily(chosen)
         return chosen
 
 
