@@ -19,32 +19,22 @@ from freecell.store import Store
 from freecell.web.assistance import Assistance
 from freecell.web.service import Service
 from freecell.web.worker import QueuedAnalysis
+from serving import Clock
 
 
 def noon(day: str) -> float:
     return datetime.datetime.fromisoformat(f"{day}T12:00:00+00:00").timestamp()
 
 
-class Clock:
-    """A clock the tests move by hand, from day to day."""
-
-    def __init__(self) -> None:
-        self.now = noon("2026-12-06")
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    """The server's clock, at noon UTC on 2026-12-06; the tests move it from day to day."""
+    return Clock(noon("2026-12-06"))
 
 
 @pytest.fixture
 def client(tmp_path: Path, clock: Clock) -> Iterator[TestClient]:
-    app = serving.make_app(tmp_path / "games.db")
-    app.state.games.now = clock
-    with serving.client(app) as test_client:
+    with serving.clocked_client(tmp_path / "games.db", clock) as test_client:
         yield test_client
 
 
