@@ -101,3 +101,16 @@ def test_the_new_game_dialog_offers_todays_daily_deal(page: Page, served: servin
     page.locator("#new-deal").click()
     expect(page.locator("#deal-label")).to_contain_text(str(chosen.deal.number))
     assert player.state()["daily"] == today
+
+
+@pytest.mark.parametrize(("width", "height"), [(844, 390), (360, 740)])
+def test_the_daily_entry_keeps_to_one_line_on_a_small_screen(
+    open_page: Callable[..., Page], served: serving.Served, width: int, height: int
+) -> None:
+    page = open_page(viewport={"width": width, "height": height})
+    entry = page.locator("#daily")
+    expect(page.locator("#daily-grade")).not_to_be_empty(timeout=30_000)
+    page.locator("#daily-won").evaluate("tick => { tick.hidden = false; }")  # as wide as it gets: won
+    box = entry.bounding_box()
+    assert box is not None
+    assert box["height"] <= 44 and box["x"] + box["width"] <= width  # one line (a wrapped entry was 92 px tall)
