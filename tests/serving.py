@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -48,6 +49,25 @@ ADDRESS = re.compile(r"http://(?P<host>\[[0-9a-f:.]+\]|[^/:\s\[]+):(?P<port>\d+)
 def make_app(db_path: Path, **options: Any) -> FastAPI:
     """The app on the store ``db_path``, guarded by :data:`TOKEN`."""
     return create_app(db_path, token=TOKEN, **options)
+
+
+class Clock:
+    """A clock the tests move by hand (seconds since the epoch)."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@contextlib.contextmanager
+def clocked_client(db_path: Path, clock: Clock) -> Iterator[TestClient]:
+    """A :func:`client` of the app on ``db_path`` whose games read the time from ``clock``."""
+    app = make_app(db_path)
+    app.state.games.now = clock
+    with client(app) as test_client:
+        yield test_client
 
 
 def client(app: FastAPI, **options: Any) -> TestClient:

@@ -12,6 +12,7 @@ import serving
 from freecell import Deal, find_rules
 from freecell.cards import card_name
 from freecell.notation import split_moves
+from serving import Clock
 
 # A solution of Microsoft deal 617 (standard rules), as fc-solve printed it.
 SOLUTION_617 = split_moves("""
@@ -22,16 +23,6 @@ SOLUTION_617 = split_moves("""
 """)
 
 
-class Clock:
-    """A clock the tests move by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
@@ -39,9 +30,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def client(tmp_path: Path, clock: Clock) -> Iterator[TestClient]:
-    app = serving.make_app(tmp_path / "games.db")
-    app.state.games.now = clock
-    with serving.client(app) as test_client:
+    with serving.clocked_client(tmp_path / "games.db", clock) as test_client:
         yield test_client
 
 

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 import serving
 from freecell import Deal, find_rules
+from freecell.web.api import ENDPOINTS
 from freecell.web.app import MAX_BODY
 
 
@@ -75,17 +76,19 @@ def test_a_body_over_the_limit_is_413_whether_declared_or_streamed(client: TestC
 
 
 GARBAGE_BODIES: list[object] = [None, {}, [], "x", 0, {"move": None}, {"move": "\x00" * 10}, {"move": "9" * 40},
-                                {"rules": None, "cells": 1.5}, {"board": "\n:::\n" * 20}, {"code": "FC1-ZZ9-N"}]
+                                {"rules": None, "cells": 1.5}, {"board": "\n:::\n" * 20}, {"code": "FC1-ZZ9-N"},
+                                {"date": 20261206}, {"date": "2026-13-01"}, {"rules": "\x00", "date": "\x00" * 10}]
 GARBAGE_IDS = ["nope", "%00", "a" * 300, "../../etc/passwd", "🂡"]
 GARBAGE_QUERIES = [{}, {"source": ""}, {"source": "hx"}, {"count": "-1"}, {"source": "1", "count": "many"},
-                   {"empty_cells": "x"}, {"empty_columns": "-3"}, {"empty_cells": "99999999999999999999"}]
+                   {"empty_cells": "x"}, {"empty_columns": "-3"}, {"empty_cells": "99999999999999999999"},
+                   {"date": "9999-99-99"}, {"date": "0001-01-01"}, {"rules": "x" * 100}]
 
 
 def test_garbage_sent_to_every_endpoint_never_makes_a_500(client: TestClient) -> None:
     real = client.post("/api/games", json={"deal": 1}).json()["id"]
     paths = client.get("/openapi.json").json()["paths"]
     endpoints = [(method.upper(), path) for path, operations in paths.items() for method in operations]
-    assert len(endpoints) == 24
+    assert len(endpoints) == len(ENDPOINTS)  # every endpoint the API defines is tried
     endpoints.append(("GET", "/"))
     seen = 0
     for method, template in endpoints:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import sqlite3
 import subprocess
@@ -17,6 +18,7 @@ from freecell.store import (
     Result,
     Store,
     StoreInUseError,
+    daily_stats,
     default_path,
     preset_stats,
 )
@@ -244,3 +246,72 @@ def test_a_store_from_a_newer_version_is_not_touched(tmp_path: Path) -> None:
     newer.close()
     with pytest.raises(StoreVersionError, match="newer freecell"):
         Store(path)
+
+
+# --- the daily deals' statistics (days injected: no clock) --------------------------------
+
+def daily_result(day: str, outcome: str = "won", *, assisted: bool = False, seconds: float = 300.0,
+                 rules: str = "standard") -> Result:
+    finished = datetime.datetime.fromisoformat(f"{day}T20:00:00").timestamp()
+    return Result(f"g-{day}-{outcome}", rules, outcome, seconds, 90, finished, assisted=assisted, daily=day)
+
+
+def test_a_daily_streak_counts_days_won_in_a_row_up_to_today() -> None:
+    won = [daily_result(day) for day in ("2026-11-28", "2026-11-29", "2026-12-02", "2026-12-03", "2026-12-04")]
+    stats = daily_stats("standard", won, datetime.date(2026, 12, 4))
+    assert (stats.current_streak, stats.best_streak, stats.won, stats.played, stats.today) == (3, 3, 5, 5, "won")
+    # The next day, not won yet: the streak holds until the day ends.
+    stats = daily_stats("standard", won, datetime.date(2026, 12, 5))
+    assert (stats.current_streak, stats.today) == (3, None)
+    # A day missed breaks it; the best streak stays.
+    stats = daily_stats("standard", won, datetime.date(2026, 12, 6))
+    assert (stats.current_streak, stats.best_streak) == (0, 3)
+
+
+def test_a_day_counts_once_a_loss_before_the_win_is_allowed_and_an_assisted_win_does_not_count() -> None:
+    results = [
+        daily_result("2026-12-01", "abandoned"),
+        daily_result("2026-12-01", "won", seconds=400.0),
+        daily_result("2026-12-01", "won", seconds=250.0),  # played again: the day counts once
+        daily_result("2026-12-02", "won", assisted=True),
+        daily_result("2026-12-03", "lost"),
+    ]
+    stats = daily_stats("standard", results, datetime.date(2026, 12, 2))
+    assert (stats.won, stats.played, stats.current_streak, stats.best_streak) == (1, 2, 1, 1)
+    assert (stats.today, stats.assisted, stats.best_seconds) == ("assisted", 1, 250.0)
+    assert daily_stats("standard", results, datetime.date(2026, 12, 3)).today == "lost"
+    assert daily_stats("standard", results, datetime.date(2026, 12, 3)).current_streak == 0
+
+
+def test_daily_games_are_kept_out_of_the_ordinary_statistics(store: Store) -> None:
+    with store.writing() as writer:
+        writer.add_game(record("ordinary"))
+        writer.add_game(GameRecord("daily", "standard", 4, "number", 402931, "board", None, 100.0, "easy",
+                                   "2026-12-06"))
+        writer.add_result(Result("ordinary", "standard", "lost", 60.0, 10, 200.0))
+        writer.add_result(Result("daily", "standard", "won", 80.0, 95, 300.0))
+    standard = store.stats()[0]
+    assert (standard.played, standard.won, standard.lost) == (1, 0, 1)
+    daily = store.daily_stats("standard", datetime.date(2026, 12, 6))
+    assert (daily.won, daily.current_streak, daily.today, daily.fewest_moves) == (1, 1, "won", 95)
+    found = store.game("daily")
+    assert found is not None and found[0].daily == "2026-12-06"
+    assert store.daily_games("standard", "2026-12-06") == ["daily"]
+    assert store.daily_games("app", "2026-12-06") == []
+
+
+def test_a_store_written_before_the_daily_deals_gets_its_table(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    Store(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE daily")
+    db.close()
+    readonly = Store(path, readonly=True)
+    assert readonly.daily_stats("standard", datetime.date(2026, 12, 6)).played == 0
+    assert readonly.daily_games("standard", "2026-12-06") == []
+    readonly.close()
+    store = Store(path)
+    with store.writing() as writer:
+        writer.add_game(GameRecord("d", "standard", 4, "number", 1, "board", None, 1.0, None, "2026-12-06"))
+    assert store.daily_games("standard", "2026-12-06") == ["d"]
+    store.close()

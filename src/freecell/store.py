@@ -10,7 +10,9 @@ committed before the caller answers, so a killed server loses nothing: the game 
 by replaying its log through the library. Finished games (won, lost, or abandoned when a
 new deal replaced them) are ``results`` rows, from which the statistics per preset come;
 an *assisted* result (the player used the solver's line) is counted apart, and does not
-count towards games won, streaks or records.
+count towards games won, streaks or records. A game of a daily deal (``daily`` row) is
+kept out of those statistics: its results make the daily statistics, whose streak counts
+days (:func:`daily_stats`).
 
 The database runs in WAL mode, which keeps committed transactions through a crash of the
 process, with exclusive locking: one process at a time uses the file (a second server on it
@@ -26,6 +28,7 @@ nothing of it.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import os
@@ -86,6 +89,10 @@ CREATE TABLE IF NOT EXISTS grades (
     game_id TEXT PRIMARY KEY REFERENCES games(id),
     difficulty TEXT NOT NULL   -- a winnable-only deal's grade: easy, medium or hard
 );
+CREATE TABLE IF NOT EXISTS daily (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    day TEXT NOT NULL          -- a daily deal's day, YYYY-MM-DD: its results are the daily statistics
+);
 CREATE TABLE IF NOT EXISTS current (
     slot INTEGER PRIMARY KEY CHECK (slot IN (0, 1)),  -- 0: the last game or lesson; 1: the last game
     game_id TEXT NOT NULL
@@ -127,6 +134,7 @@ class GameRecord:
     lesson: str | None
     created: float
     difficulty: str | None = None  # set for a deal dealt as winnable: easy, medium or hard
+    daily: str | None = None  # the day (YYYY-MM-DD) of a daily deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +162,7 @@ class Result:
     finished: float
     assisted: bool = False
     hints: int = 0
+    daily: str | None = None  # the day (YYYY-MM-DD) of a daily deal's game
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -182,6 +191,28 @@ class PresetStats:
 STATS_FIELDS: Final = tuple(PresetStats.__dataclass_fields__)
 
 
+@dataclass(frozen=True, slots=True)
+class DailyStats:
+    """The daily deals of one preset, counted in days. A day is *won* when a game of its
+    deal was won without the solver's line (tries after a loss are allowed; a day won twice
+    counts once); ``played`` counts the days with a game finished, assisted ones apart (in
+    ``assisted``). ``current_streak`` is the run of days won up to ``today``, or up to the
+    day before while today is not won yet (it is not lost until the day ends);
+    ``best_streak`` the longest run. ``today`` is ``won``, ``assisted`` (won only with the
+    line shown), ``lost`` (finished, not won) or None. Best time and fewest moves are
+    over the wins counted."""
+
+    rules: str
+    played: int
+    won: int
+    current_streak: int
+    best_streak: int
+    best_seconds: float | None
+    fewest_moves: int | None
+    assisted: int
+    today: str | None
+
+
 class Writer:
     """The writes of one transaction (see :meth:`Store.writing`)."""
 
@@ -197,6 +228,8 @@ class Writer:
         )
         if record.difficulty is not None:
             self._db.execute("INSERT INTO grades VALUES (?, ?)", (record.id, record.difficulty))
+        if record.daily is not None:
+            self._db.execute("INSERT INTO daily VALUES (?, ?)", (record.id, record.daily))
 
     def add_event(self, game_id: str, event: Event) -> None:
         (seq,) = self._db.execute(
@@ -236,6 +269,7 @@ class Store:
         self._watch = None if readonly else FileWatch(path)
         self.commits = 0  # writes committed since it was opened (the static site saves its file after each)
         self._assist_columns = self._add_missing_columns(writable=not readonly)
+        self._daily_table = self._add_daily_table(writable=not readonly)
 
     def _add_missing_columns(self, *, writable: bool) -> bool:
         """Bring a file written before the results had ``assisted`` and ``hints`` up to date
@@ -248,6 +282,15 @@ class Store:
         for column in missing:
             self._db.execute(f"ALTER TABLE results ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
         return True
+
+    def _add_daily_table(self, *, writable: bool) -> bool:
+        """Give a file written before the daily deals its ``daily`` table (additive, as
+        above). Answers whether the table is there."""
+        found = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'daily'").fetchone()
+        if found is None and writable:
+            self._db.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS daily"):].split(";")[0])
+            return True
+        return found is not None
 
     def close(self) -> None:
         with self._lock:
@@ -282,8 +325,10 @@ class Store:
         """The game's record and its log in order, or None if there is no such game."""
         with self._lock:
             row = self._db.execute(
-                "SELECT games.*, grades.difficulty FROM games LEFT JOIN grades ON grades.game_id = games.id"
-                " WHERE games.id = ?",
+                "SELECT games.*, grades.difficulty, " + ("daily.day" if self._daily_table else "NULL")
+                + " FROM games LEFT JOIN grades ON grades.game_id = games.id"
+                + (" LEFT JOIN daily ON daily.game_id = games.id" if self._daily_table else "")
+                + " WHERE games.id = ?",
                 (game_id,),
             ).fetchone()
             if row is None:
@@ -291,9 +336,9 @@ class Store:
             events = self._db.execute(
                 "SELECT kind, at, move FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
-        gid, rules, cells, kind, number, board, lesson, created, difficulty = row
+        gid, rules, cells, kind, number, board, lesson, created, difficulty, day = row
         record = GameRecord(
-            gid, rules, cells, kind, None if number is None else int(number), board, lesson, created, difficulty
+            gid, rules, cells, kind, None if number is None else int(number), board, lesson, created, difficulty, day
         )
         return record, [Event(k, at, move) for k, at, move in events]
 
@@ -315,26 +360,46 @@ class Store:
                 break
         rows.sort(key=lambda row: (row[6], row[0]))  # finished, then id
         return [
-            Result(game_id, rules, outcome, seconds, moves, finished, assisted=bool(assisted), hints=hints)
-            for _, game_id, rules, outcome, seconds, moves, finished, assisted, hints in rows
+            Result(game_id, rules, outcome, seconds, moves, finished, assisted=bool(assisted), hints=hints, daily=day)
+            for _, game_id, rules, outcome, seconds, moves, finished, assisted, hints, day in rows
         ]
 
     def _result_rows(self, *, after: int) -> list[tuple[Any, ...]]:
         """The next rows of ``results`` after the id ``after``, in the order written."""
         with self._lock:
             return self._db.execute(
-                "SELECT id, game_id, rules, outcome, seconds, moves, finished, "
-                + ("assisted, hints" if self._assist_columns else "0, 0")
-                + " FROM results WHERE id > ? ORDER BY id LIMIT ?",
+                "SELECT id, results.game_id, rules, outcome, seconds, moves, finished, "
+                + ("assisted, hints, " if self._assist_columns else "0, 0, ")
+                + ("daily.day FROM results LEFT JOIN daily ON daily.game_id = results.game_id"
+                   if self._daily_table else "NULL FROM results")
+                + " WHERE id > ? ORDER BY id LIMIT ?",
                 (after, RESULTS_AT_ONCE),
             ).fetchall()
 
     def stats(self) -> list[PresetStats]:
-        """One row per preset, in the registry's order (presets never played included)."""
+        """One row per preset, in the registry's order (presets never played included); the
+        daily deals' games are left out (:meth:`daily_stats`)."""
         by_rules: dict[str, list[Result]] = {name: [] for name in PRESETS}
         for result in self.results():
-            by_rules.setdefault(result.rules, []).append(result)
+            if result.daily is None:
+                by_rules.setdefault(result.rules, []).append(result)
         return [preset_stats(name, results) for name, results in by_rules.items()]
+
+    def daily_stats(self, rules: str, today: datetime.date) -> DailyStats:
+        """The daily statistics of the preset ``rules`` on ``today`` (the player's day)."""
+        return daily_stats(rules, [r for r in self.results() if r.daily is not None and r.rules == rules], today)
+
+    def daily_games(self, rules: str, day: str) -> list[str]:
+        """The ids of the games of the daily deal of ``day`` under ``rules``, oldest first."""
+        if not self._daily_table:
+            return []
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT games.id FROM daily JOIN games ON games.id = daily.game_id"
+                " WHERE daily.day = ? AND games.rules = ? ORDER BY games.created",
+                (day, rules),
+            ).fetchall()
+        return [game_id for (game_id,) in rows]
 
     def export_json(self) -> str:
         return json.dumps([asdict(row) for row in self.stats()], indent=2) + "\n"
@@ -368,4 +433,41 @@ def preset_stats(rules: str, results: list[Result]) -> PresetStats:
         fewest_moves=min((r.moves for r in wins), default=None),
         assisted=len(assisted),
         hints=sum(r.hints for r in results),
+    )
+
+
+def daily_stats(rules: str, results: list[Result], today: datetime.date) -> DailyStats:
+    """The daily statistics of ``results`` (one preset's daily games, each with its day)."""
+    counted = [r for r in results if not r.assisted and r.daily is not None]
+    wins = [r for r in counted if r.outcome == "won"]
+    won_days = {datetime.date.fromisoformat(r.daily) for r in wins if r.daily is not None}
+    best = run = 0
+    previous = None
+    for day in sorted(won_days):
+        run = run + 1 if previous is not None and (day - previous).days == 1 else 1
+        best = max(best, run)
+        previous = day
+    end = today if today in won_days else today - datetime.timedelta(days=1)
+    current = 0
+    while end - datetime.timedelta(days=current) in won_days:
+        current += 1
+    key = today.isoformat()
+    of_today = [r for r in results if r.daily == key]
+    state = None
+    if any(r.outcome == "won" and not r.assisted for r in of_today):
+        state = "won"
+    elif any(r.outcome == "won" for r in of_today):
+        state = "assisted"
+    elif of_today:
+        state = "lost"
+    return DailyStats(
+        rules=rules,
+        played=len({r.daily for r in counted}),
+        won=len(won_days),
+        current_streak=current,
+        best_streak=best,
+        best_seconds=min((r.seconds for r in wins), default=None),
+        fewest_moves=min((r.moves for r in wins), default=None),
+        assisted=sum(1 for r in results if r.assisted),
+        today=state,
     )

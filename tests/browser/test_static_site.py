@@ -17,10 +17,12 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from player import Player
 from playwright.sync_api import Browser, Page, Worker, expect
 
+import serving
 from freecell import Deal, find_rules
 from freecell.notation import split_moves
 from freecell.site import build_site, fetch_runtime
@@ -34,6 +36,9 @@ RESTORED = """() => ({
   api: performance.getEntriesByName("freecell api pyodide from its snapshot").length === 1,
   imported: performance.getEntriesByName("freecell api import").length === 1,
 })"""
+# The player's day, as the page reads it.
+TODAY = """() => { const d = new Date(); const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`; }"""
 
 
 def _free_port() -> int:
@@ -299,4 +304,42 @@ def test_the_site_keeps_its_theme_offline_and_celebrates_a_win(browser: Browser,
     expect(page.locator("#frame")).to_have_css("background-image", re.compile(r"rgb\(122, 34, 51\)"))
     expect(page.locator("#table svg.face.suit-D").first).to_have_css("color", "rgb(20, 80, 184)")
     context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 768)])
+def test_the_sites_daily_deal_is_the_servers(
+    browser: Browser, site_url: str, served: serving.Served, width: int, height: int
+) -> None:
+    """The same day's deal with no server: chosen in the site's Python, the same deal and
+    grade as the server's, dealt as a daily game."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(site_url)
+        wait_for_table(page)
+        today = page.evaluate(TODAY)
+        rules = page.locator("#daily-rules")
+        served_daily = httpx.get(
+            f"{served.base}/api/daily", params={"rules": "double", "date": today}, headers=served.headers, timeout=60
+        ).json()
+        grade = served_daily["difficulty"].capitalize()
+        page.locator("#daily").click()
+        rules.select_option("double")
+        expect(page.locator("#daily-deal")).to_have_text(
+            re.compile(rf"deal {served_daily['deal']} · {grade}$"), timeout=LOADING
+        )
+        # chosen by the solver's worker, so that the api worker, which answers the moves, never solved
+        chosen = page.evaluate(
+            "performance.getEntriesByName(\"freecell daily chosen by the solver's worker\").map((m) => m.detail)"
+        )
+        assert f"double {today}" in chosen
+        page.locator("#daily-play").click()
+        expect(page.locator("#deal-label")).to_contain_text(f"deal {served_daily['deal']}", timeout=LOADING)
+        expect(page.locator("#daily")).to_contain_text(grade, timeout=LOADING)
+        expect(page.locator("#game-code")).to_have_text(served_daily["code"])
+    finally:
+        context.close()
     assert not errors, f"the page raised: {errors}"

@@ -53,6 +53,7 @@ def solve(
     short: bool = False,
     helper: bool = False,
     plan: Plan | None = None,
+    remember: bool = True,
 ) -> SolveResult:
     """Solve ``position`` under ``rules`` within ``limit`` (default :data:`DEFAULT_LIMIT`),
     following ``plan`` (by default the plan of the rules' family: see
@@ -63,12 +64,16 @@ def solve(
     a tight game's relaxed walks may run in a forked process on another core, within
     the same limit (see :mod:`~freecell.solver.helping`): only where forking is safe, in
     a process with no other thread that could hold a lock when it forks. Raises
+    With ``remember`` off, the solve neither uses nor keeps the losses that other solves
+    in the process found (:mod:`~freecell.solver.losses`): under a limit of positions only,
+    its course then depends on the position and the limit alone, whatever the process
+    solved before (the daily deal's choice relies on it). Raises
     :class:`~freecell.errors.InvalidInputError` when the table does not have the layout of ``rules``, and
     :class:`~freecell.solver.transcript.SolverError` if a solution fails its replay (a bug).
     """
     _check_table(position, rules)
     with _cyclic_gc_paused():
-        return _solve(position, rules, limit or DEFAULT_LIMIT, short, helper, plan or plan_for(rules))
+        return _solve(position, rules, limit or DEFAULT_LIMIT, short, helper, plan or plan_for(rules), remember)
 
 
 @contextmanager
@@ -84,14 +89,16 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _solve(position: Position, rules: Rules, limit: SearchLimit, short: bool, helper: bool, plan: Plan) -> SolveResult:
+def _solve(
+    position: Position, rules: Rules, limit: SearchLimit, short: bool, helper: bool, plan: Plan, remember: bool
+) -> SolveResult:
     budget = Budget(limit)
     searches = Searches(position, rules)
     # Under take-back rules only the complete problem is exhaustive: its keys are the
     # ones a proof keeps. The relaxed walks' proofs keep classes, under keys of their own.
     exhaustive = FreeCellProblem(rules, complete=rules.takes_back)
     relaxations = dict.fromkeys((*RELAXATIONS, *(plan.walks.relaxations if plan.walks is not None else ())))
-    lost = lost_sets(position, rules, relaxations)
+    lost = lost_sets(position, rules, relaxations) if remember else {twins: set() for twins in (0, *relaxations)}
     if known_lost(position, rules, exhaustive, lost):
         return SolveResult(SolveStatus.UNSOLVABLE, (), 0, 0, budget.elapsed(), 0)
     steps, status = _portfolio(plan, searches, budget, lost[0])

@@ -40,10 +40,12 @@ WORKER_NICENESS: Final = 10
 LONGER_NICENESS: Final = 15  # a longer search gives way to the in-play one as well
 
 
-def _solve_in_worker(position: Position, rules: Rules, limit: SearchLimit, helper: bool = False) -> SolveResult:
+def _solve_in_worker(
+    position: Position, rules: Rules, limit: SearchLimit, helper: bool = False, remember: bool = True
+) -> SolveResult:
     """``helper``: a tight game's relaxed walks may take the other core for the search's
     few seconds (see ``solve``): a worker forks safely, its only other thread asleep."""
-    return solve(position, rules, limit=limit, helper=helper)
+    return solve(position, rules, limit=limit, helper=helper, remember=remember)
 
 
 def _start_worker(parent: int, niceness: int = WORKER_NICENESS) -> None:
@@ -184,10 +186,11 @@ class AnalysisWorkers:
         with self._lock:
             return self.queue.searching_further(position, rules)
 
-    def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
+    def solve(self, position: Position, rules: Rules, limit: SearchLimit, *, repeatable: bool = False) -> SolveResult:
         """Solve in a worker process now (behind whatever the workers are doing) and wait.
-        The answer is recorded in the advisor too."""
-        result = self._pool.submit(_solve_in_worker, position, rules, limit, True).result()
+        The answer is recorded in the advisor too. ``repeatable``: no helper, nothing
+        remembered from the worker's other solves (see ``Analyses.solve``)."""
+        result = self._pool.submit(_solve_in_worker, position, rules, limit, not repeatable, not repeatable).result()
         self.advisor.learn(position, rules, result)
         return result
 

@@ -136,6 +136,13 @@ NEW_GAME: Final = (
     Field("auto_home", bool, False, description="send safe cards home by themselves"),
 )
 
+DAILY: Final = (
+    Field("rules", str, "standard", most=64, description="the preset (its own number of cells)"),
+    Field("date", str, None, most=10, examples=("2026-12-06",),
+          description="the player's day, YYYY-MM-DD (default: the server's); open from the day before the UTC "
+                      "date to the day after"),
+)
+
 
 def _action(name: str, summary: str) -> Endpoint:
     return Endpoint(name, "POST", f"{GAME}/{name}", summary, refusals=(404, 409))
@@ -204,6 +211,14 @@ ENDPOINTS: Final = (
              answer="PresetStats", listed=True, blocking=True, download=f"{STATS_FILE}.json"),
     Endpoint("stats_csv", "GET", "/api/stats.csv", "The statistics as a CSV file to save.",
              answer=None, blocking=True, download=f"{STATS_FILE}.csv", media_type="text/csv"),
+    Endpoint("daily", "GET", "/api/daily",
+             "The daily deal of a day and preset (the same for every player), its grade, and the preset's daily "
+             "statistics on that day.",
+             answer="DailyInfo", query=DAILY, refusals=(400,), blocking=True),
+    Endpoint("start_daily", "POST", "/api/daily", "A new game of the daily deal of a day and preset.",
+             status=201, body_model="DailyGame",
+             body=(*DAILY, Field("auto_home", bool, False, description="send safe cards home by themselves")),
+             refusals=(400,), blocking=True),
     Endpoint("lessons", "GET", "/api/lessons", "The guided lessons.", answer="LessonInfo", listed=True),
     Endpoint("start_lesson", "POST", "/api/lessons/{lesson_id}",
              "A game on the lesson's position; its ``lesson`` field says what to do.", status=201, refusals=(404,)),

@@ -11,12 +11,14 @@ seconds: past that it answers "pending" and the page asks again.
 
 from __future__ import annotations
 
+import datetime
 import os
 import threading
 from dataclasses import dataclass
 from typing import Final, Protocol
 
 from freecell.advisor import HINT_LIMIT, LONGER_LIMIT, Advisor, Analysis, winnable_deal
+from freecell.daily import DailyDeal, daily_deal
 from freecell.game import Action, is_lost
 from freecell.lessons import Lesson
 from freecell.position import Move, Position
@@ -69,7 +71,11 @@ class Analyses(Protocol):
 
     def searching_further(self, position: Position, rules: Rules) -> bool: ...
 
-    def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult: ...
+    def solve(self, position: Position, rules: Rules, limit: SearchLimit, *, repeatable: bool = False) -> SolveResult:
+        """Solve now and wait. ``repeatable``: with no helper and no losses remembered from
+        other solves, so that under a limit of positions only the answer is the same
+        everywhere (the daily deal)."""
+        ...  # pragma: no cover
 
     def close(self) -> None: ...
 
@@ -95,6 +101,8 @@ class Assistance:
         self._workers = workers or max(1, (os.cpu_count() or 2) - 1)
         self._analyses = analyses
         self._lock = threading.Lock()
+        self._daily_lock = threading.Lock()
+        self._dailies: dict[tuple[datetime.date, Rules], DailyDeal] = {}
 
     @property
     def analyses(self) -> Analyses:
@@ -234,6 +242,36 @@ class Assistance:
 
         found = winnable_deal(rules, solver=in_worker)
         return found.deal.code(), found.difficulty.value
+
+    def learn_daily(self, chosen: DailyDeal) -> None:
+        """Keep a daily deal chosen elsewhere (the static site's solver worker; already
+        checked: :func:`~freecell.daily.read_daily`), and its line for hints."""
+        rules = chosen.deal.rules
+        self.advisor.learn(
+            chosen.deal.position(), rules, SolveResult(SolveStatus.SOLVED, chosen.line, chosen.expanded, 0, 0.0, 0)
+        )
+        with self._daily_lock:
+            self._keep_daily(chosen)
+
+    def _keep_daily(self, chosen: DailyDeal) -> None:
+        """Keep ``chosen`` with the other days' deals from its day on (the lock held)."""
+        self._dailies = {kept: deal for kept, deal in self._dailies.items() if kept[0] >= chosen.day}
+        self._dailies[(chosen.day, chosen.deal.rules)] = chosen
+
+    def daily(self, day: datetime.date, rules: Rules) -> DailyDeal:
+        """The daily deal of ``day`` under ``rules``, chosen in a worker (the same
+        everywhere: see :mod:`freecell.daily`); kept for the day."""
+        key = (day, rules)
+        with self._daily_lock:  # one choice at a time: a second asker waits for the first's answer
+            chosen = self._dailies.get(key)
+            if chosen is None:
+
+                def in_worker(position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
+                    return self.analyses.solve(position, rules, limit, repeatable=True)
+
+                chosen = daily_deal(day, rules, solver=in_worker)
+                self._keep_daily(chosen)
+        return chosen
 
 
 def _hint_for(move: Move, position: Position, *, verdict: str | None) -> Json:

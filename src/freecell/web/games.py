@@ -109,12 +109,13 @@ class Games:
         difficulty: str | None = None,
         moves: list[str] | None = None,
         auto_home: bool = False,
+        daily: str | None = None,
     ) -> Session:
         """A new game: deal number ``deal``, game ``code``, a ``random`` deal or an imported
         ``board`` (a random deal when none is named), with ``moves`` (standard notation)
         played from its start, as a shared link gives them, and safe cards sent home by
-        themselves with ``auto_home``. It replaces the game in progress, which counts as
-        lost or abandoned if a move was made in it.
+        themselves with ``auto_home``; ``daily`` is the day of a daily deal. It replaces
+        the game in progress, which counts as lost or abandoned if a move was made in it.
 
         Raises :class:`~freecell.errors.InvalidInputError` with the library's message for an unknown ruleset,
         cells the ruleset does not offer, a deal out of range, a bad code or a bad board,
@@ -149,6 +150,7 @@ class Games:
             lesson=None,
             created=self.now(),
             difficulty=difficulty,
+            daily=daily,
         )
         at = record.created
         events = [Event("move", at, text) for text in _checked(Game(the_rules, start), moves or [])]

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from freecell.store import DailyStats as DailyStats
 from freecell.store import PresetStats as PresetStats
 from freecell.web import api
 
@@ -106,6 +107,7 @@ class GameState(BaseModel):
     difficulty: Literal["easy", "medium", "hard"] | None = Field(
         None, description="the grade of a deal dealt as winnable only"
     )
+    daily: str | None = Field(None, description="the day (YYYY-MM-DD) of a daily deal's game")
     played: list[str] = Field(
         default_factory=list, description="every move from the start, automatic ones included (for a shared link)"
     )
@@ -228,3 +230,15 @@ class GameReview(BaseModel):
     solution_moves: int | None = Field(description="the length of the solver's solution from the start, if found")
     lost_at: int | None = Field(description="the step that lost the game, when it ended lost from a winnable one")
     steps: list[ReviewStep]
+
+
+class DailyInfo(BaseModel):
+    date: str = Field(description="the day, YYYY-MM-DD")
+    rules: str
+    title: str
+    cells: int
+    deal: int = Field(description="the Microsoft deal number (our shuffle's under two decks)")
+    code: str
+    difficulty: Literal["easy", "medium", "hard"]
+    game_id: str | None = Field(description="the day's last game of this deal, if one was started")
+    stats: DailyStats = Field(description="the preset's daily statistics, on the day asked")

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from freecell.daily import open_day
 from freecell.errors import InvalidInputError
 from freecell.game import NothingToUndoError
 from freecell.lessons import LESSONS
@@ -27,7 +28,7 @@ from freecell.web.games import Games, storing
 from freecell.web.in_play import Answered
 from freecell.web.reviewing import ReviewSource, position_at, review_state
 from freecell.web.session import Session
-from freecell.web.states import Json, capacity_detail, game_state, rules_entry
+from freecell.web.states import Json, capacity_detail, daily_info, game_state, rules_entry
 
 
 class Service:
@@ -182,6 +183,28 @@ class Service:
     def stats_csv(self) -> str:
         with storing():
             return self.store.export_csv()
+
+    def daily(self, rules: str = "standard", date: str | None = None) -> Json:
+        """The daily deal of the player's day under the preset ``rules``, with the
+        preset's daily statistics on that day."""
+        the_rules = find_rules(rules)
+        day = open_day(date, self.games.now())
+        chosen = self.assistance.daily(day, the_rules)
+        with storing():
+            stats = self.store.daily_stats(the_rules.name, day)
+            games = self.store.daily_games(the_rules.name, day.isoformat())
+        return daily_info(chosen, stats, games[-1] if games else None)
+
+    def start_daily(self, *, rules: str = "standard", date: str | None = None, auto_home: bool = False) -> Json:
+        """A new game of the daily deal (replacing the game in progress, as a new deal does)."""
+        the_rules = find_rules(rules)
+        day = open_day(date, self.games.now())
+        chosen = self.assistance.daily(day, the_rules)
+        session = self.games.create(
+            rules=the_rules.name, deal=chosen.deal.number, difficulty=chosen.difficulty.value,
+            daily=day.isoformat(), auto_home=auto_home,
+        )
+        return self._state(session.id)
 
     def lessons(self) -> list[Json]:
         return [

@@ -123,7 +123,7 @@ class Session:
     def result(self, outcome: str, at: float) -> Result:
         return Result(
             self.id, self.record.rules, outcome, self.clock.elapsed(at), self.game.moves_made, at,
-            assisted=self.assisted, hints=self.hints,
+            assisted=self.assisted, hints=self.hints, daily=self.record.daily,
         )
 
     # --- checking a request before it is logged ------------------------------------------

@@ -7,12 +7,15 @@ here, once.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from freecell.cards import SUIT_LETTERS, SUIT_NAMES, card_name
+from freecell.daily import DailyDeal
 from freecell.notation import parse_move_text, place_char, place_text
 from freecell.position import Move, Place, Position
 from freecell.rules import Rules, SequenceMoves
+from freecell.store import DailyStats
 from freecell.web.rules_text import HELP_TEXT, RULES_TEXT
 from freecell.web.session import Session
 
@@ -148,6 +151,7 @@ def game_state(session: Session, now: float, *, played: bool = False) -> Json:
         "lesson": lesson,
         "abandoned": session.abandoned,
         "difficulty": session.record.difficulty,
+        "daily": session.record.daily,
         "played": list(game.line),
         "hints": session.hints,
         "assisted": session.assisted,
@@ -168,3 +172,14 @@ def no_move_hint(text: str, *, verdict: str | None = None, pending: bool = False
     """A hint without a move: the game is won or lost, or the solver is still thinking."""
     return {"move": None, "source": None, "target": None, "count": None, "text": text, "verdict": verdict,
             "pending": pending, "searching": False}
+
+
+def daily_info(chosen: DailyDeal, stats: DailyStats, game_id: str | None) -> Json:
+    """The answer of ``GET /api/daily``: the day's deal, its grade, the day's last game of
+    it (``game_id``) and the preset's daily statistics."""
+    rules = chosen.deal.rules
+    return {
+        "date": chosen.day.isoformat(), "rules": rules.name, "title": rules.title, "cells": rules.cells,
+        "deal": chosen.deal.number, "code": chosen.deal.code(), "difficulty": chosen.difficulty.value,
+        "game_id": game_id, "stats": asdict(stats),
+    }

@@ -24,6 +24,8 @@ from typing import Final
 
 import freecell.board_format  # noqa: F401  (imported lazily by Position.from_text; here, into the site's snapshot)
 from freecell.advisor import HINT_LIMIT, LONGER_LIMIT, Advisor
+from freecell.daily import daily_deal, daily_text, parse_day, read_daily
+from freecell.errors import FreecellError
 from freecell.position import Position
 from freecell.replay import replay
 from freecell.rules import Rules, find_rules
@@ -95,9 +97,10 @@ class QueuedAnalysis:
         """Whether a longer search for ``position`` is running or waiting."""
         return self.queue.searching_further(position, rules)
 
-    def solve(self, position: Position, rules: Rules, limit: SearchLimit) -> SolveResult:
-        """Solve now, in this worker (a winnable-only deal: the request waits for it)."""
-        result = solve(position, rules, limit=limit)
+    def solve(self, position: Position, rules: Rules, limit: SearchLimit, *, repeatable: bool = False) -> SolveResult:
+        """Solve now, in this worker (a winnable-only deal, a daily deal: the request waits
+        for it); ``repeatable``: nothing remembered from other solves."""
+        result = solve(position, rules, limit=limit, remember=not repeatable)
         self.advisor.learn(position, rules, result)
         return result
 
@@ -150,6 +153,17 @@ def solve_job(job_text: str) -> str:
     })
 
 
+def daily_job(rules: str, date: str) -> str | None:
+    """In the solver worker: the daily deal of ``date`` under the preset ``rules`` (see
+    :func:`~freecell.daily.daily_text`), chosen here so that the API worker, which would
+    hold every move while it solves, only checks it (:meth:`Api.learn_daily`). None for a
+    preset or a day that the API refuses anyway."""
+    try:
+        return daily_text(daily_deal(parse_day(date), find_rules(rules)))
+    except FreecellError:
+        return None
+
+
 class Api:
     """The API worker's service over the games in ``db_path``."""
 
@@ -169,6 +183,10 @@ class Api:
 
     def next_job(self) -> str | None:
         return self.queue.next_job()
+
+    def learn_daily(self, text: str) -> None:
+        """A daily deal chosen by :func:`daily_job`, checked, then kept for ``GET /api/daily``."""
+        self.service.assistance.learn_daily(read_daily(text))
 
     def solved(self, job_number: int, result_text: str) -> None:
         self.queue.solved(job_number, result_text)

@@ -82,6 +82,8 @@ export const api = {
     return call("GET", `${game(id)}/capacity${query}`);
   },
   stats: () => call("GET", "/api/stats"),
+  daily: (rules, date) => call("GET", `/api/daily?rules=${encodeURIComponent(rules)}&date=${encodeURIComponent(date)}`),
+  startDaily: (body) => call("POST", "/api/daily", body),
   lessons: () => call("GET", "/api/lessons"),
   startLesson: (id) => call("POST", `/api/lessons/${encodeURIComponent(id)}`),
 };

@@ -39,6 +39,7 @@ class Site {
     this.next = 1;
     this.config = config;
     this.jobs = []; // analyses waiting for the solver's worker
+    this.dailies = new Map(); // "rules date" -> the daily deal's choice in the solver's worker, once asked
     // How the start goes, for the loading screen: {text, fraction, held, failed, done}.
     this.progress = { text: "", fraction: 0, held: false, failed: false, done: false };
     this.watchers = [];
@@ -184,6 +185,12 @@ class Site {
           this.startSolver();
         }
         break;
+      case "daily-chosen": {
+        const done = this.waiting.get(message.id);
+        this.waiting.delete(message.id);
+        done?.(message.text);
+        break;
+      }
       case "solved":
         if (message.longer) {
           this.longerSolved(message.number, message.result);
@@ -204,10 +211,45 @@ class Site {
     }
   }
 
+  /**
+   * The daily deal of `rules` on `date`, chosen in the solver's worker and handed to the
+   * api worker, which checks it: solving there would hold every move meanwhile. When the
+   * solver's worker cannot start, the api worker chooses it itself, as it solves the rest.
+   */
+  chooseDaily(rules, date) {
+    const key = `${rules} ${date}`;
+    if (!this.dailies.has(key)) {
+      this.dailies.set(key, (async () => {
+        this.startSolver();
+        try {
+          await this.solver.ready;
+        } catch {
+          return;
+        }
+        const id = this.next++;
+        const text = await new Promise((resolve) => {
+          this.waiting.set(id, resolve);
+          this.solver.postMessage({ type: "daily", id, rules, date });
+        });
+        if (text) {
+          this.api.postMessage({ type: "learn-daily", text });
+          performance.mark("freecell daily chosen by the solver's worker", { detail: key });
+        }
+      })());
+    }
+    return this.dailies.get(key);
+  }
+
   /** One API request: {status, body}, as the server would answer it. */
   async request(method, path, body) {
     await this.ready;
     const [route, query = ""] = path.split("?");
+    if (route === "/api/daily") {
+      const asked = method === "GET" ? Object.fromEntries(new URLSearchParams(query)) : body ?? {};
+      if (typeof asked.rules === "string" && typeof asked.date === "string") {
+        await this.chooseDaily(asked.rules, asked.date);
+      }
+    }
     const id = this.next++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);

@@ -1,6 +1,7 @@
 // Around the table: the counters, the clock, the game code, the buttons' states, and the
 // banner that announces a win or a loss. Drawn from the store whenever it changes.
 
+import { dayText } from "./dialogs/daily.js";
 import { $, plural } from "./dom.js";
 import { store } from "./store.js";
 
@@ -30,7 +31,8 @@ function showToolbar(game, options) {
   $("assisted-box").hidden = !game.assisted;
   const replaced = game.abandoned ? " (replaced by a newer game)" : "";
   const grade = game.difficulty ? ` · ${game.difficulty}` : "";
-  $("deal-label").textContent = `${game.rules.title} · ${game.deal}${grade}${replaced}`;
+  const daily = game.daily ? ` · daily deal of ${dayText(game.daily)}` : "";
+  $("deal-label").textContent = `${game.rules.title}${daily} · ${game.deal}${grade}${replaced}`;
   const over = game.outcome === "won";
   $("undo").disabled = over || !game.can_undo;
   $("redo").disabled = over || !game.can_redo;

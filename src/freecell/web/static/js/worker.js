@@ -3,7 +3,8 @@
 // its games in SQLite on IDBFS, saved to IndexedDB before each change is acknowledged.
 // Role "api" opens the games only once the page says so ("open": this tab holds the lock),
 // so Python may start meanwhile. Role "solver" solves the analyses that the api worker
-// queues, so play never waits (the page holds them until it has loaded); role "longer"
+// queues, so play never waits (the page holds them until it has loaded), and chooses the
+// daily deal, which the api worker only checks; role "longer"
 // does the longer search that follows one that reached its limit, and is ended by the
 // page when the game moves on (nothing else stops a search under way).
 
@@ -109,6 +110,7 @@ async function start({ role, pyodide, pkg, version }) {
     step("store");
   }
   self.solveJob = module.solve_job;
+  self.dailyJob = module.daily_job;
   progress("Ready", 1);
   post({ type: "ready" });
 }
@@ -152,6 +154,17 @@ function handle(message) {
     case "solved":
       api.solved(message.number, message.result);
       return offerJob();
+    case "daily": {
+      const text = self.dailyJob(message.rules, message.date);
+      return post({ type: "daily-chosen", id: message.id, text: given(text) ? text : null });
+    }
+    case "learn-daily":
+      try {
+        return api.learn_daily(message.text);
+      } catch (error) {
+        // Not trusted: the api worker chooses the deal itself when it is asked for.
+        return console.warn("The daily deal from the solver's worker was refused:", error);
+      }
     case "longer-solved":
       api.longer_solved(message.number, message.result);
       return offerJob();

@@ -1,5 +1,6 @@
 // The New game dialog: the rules and the number of free cells, and the deal: a random
-// one (winnable only, if asked), a numbered one, a game code, or a position of one's own.
+// one (winnable only, if asked), today's daily deal, a numbered one, a game code, or a
+// position of one's own.
 
 import { accept } from "../actions.js";
 import { api } from "../api.js";
@@ -7,6 +8,7 @@ import { $, escapeHtml } from "../dom.js";
 import { store } from "../store.js";
 import { toast } from "../toast.js";
 import { confirm } from "./confirm.js";
+import { dailyLine, today } from "./daily.js";
 import { showDialog } from "./dialog.js";
 import { rulesList } from "./rules-list.js";
 
@@ -19,6 +21,12 @@ function fillCells(rules, wanted) {
     .join("");
   select.disabled = rules.cell_options.length < 2;
   $("new-rules-description").textContent = rules.description;
+  $("new-daily-info").textContent = "";
+  dailyLine(rules.name).then((line) => {
+    if ($("new-rules").value === rules.name) {
+      $("new-daily-info").textContent = line;
+    }
+  }).catch(() => {});
 }
 
 // The board's box opens only when a position of one's own is chosen.
@@ -71,6 +79,10 @@ function request() {
     const code = $("new-code").value.trim();
     return code ? { kind, body: { code } } : { kind, error: "Paste a game code, like FC1-…" };
   }
+  if (kind === "daily") {
+    // The daily deal is dealt with the preset's own cells, the same for every player.
+    return { kind, body: { rules, date: today() } };
+  }
   if (kind === "board") {
     const board = $("new-board").value;
     if (!board.trim()) {
@@ -114,7 +126,7 @@ export function setupNewGame() {
     }
     body.auto_home = store.options.autoHome;
     try {
-      const game = await api.newGame(body);
+      const game = await (kind === "daily" ? api.startDaily(body) : api.newGame(body));
       $("new-dialog").close("deal");
       accept(game);
     } catch (failure) {
