@@ -28,6 +28,7 @@ import { setupStatus } from "./status.js";
 import { store } from "./store.js";
 import { setupTableView } from "./table-view.js";
 import { clearToast, toast } from "./toast.js";
+import { setupWelcome } from "./welcome.js";
 
 /** Tell a screen reader what was played: "Played 38, 4h. 12 moves so far." */
 function announce(game) {
@@ -73,6 +74,7 @@ setupStats();
 setupLessons();
 setupOptions();
 setupShare();
+setupWelcome();
 
 $("new-game").addEventListener("click", askNewGame);
 $("restart").addEventListener("click", () => (store.game?.lesson ? startLesson(store.game.lesson.id) : restart()));

@@ -21,6 +21,7 @@ const OPTIONS = {
   calculator: { key: "freecell.calculator", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
   autoHome: { key: "freecell.autoHome", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
   solutionSpeed: { key: "freecell.solutionSpeed", read: (text) => text, write: (value) => value },
+  welcomed: { key: "freecell.welcomed", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
 };
 
 function readOptions() {
