@@ -20,6 +20,13 @@ def new_page(open_page: Callable[..., Page], size: tuple[int, int]) -> Page:
     return open_page(viewport={"width": size[0], "height": size[1]}, is_mobile=phone, has_touch=phone)
 
 
+def expect_tip_hidden_after_reload(page: Page, player: Player) -> None:
+    page.reload()
+    player.wait_for_table()
+    page.wait_for_timeout(300)  # the page's first state is drawn
+    expect(page.locator("#welcome")).to_be_hidden()
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 def test_the_first_visit_teaches_and_the_tip_once_put_away_stays_away(
     size: tuple[int, int], open_page: Callable[..., Page], server: str
@@ -35,11 +42,7 @@ def test_the_first_visit_teaches_and_the_tip_once_put_away_stays_away(
     tip.get_by_role("button", name="Got it").click()
     expect(tip).to_be_hidden()
     assert page.evaluate(TABLE) == table  # it stood over the felt: nothing moved
-    for _ in range(2):  # a reload, and another game
-        page.reload()
-        player.wait_for_table()
-        page.wait_for_timeout(300)
-        expect(tip).to_be_hidden()
+    expect_tip_hidden_after_reload(page, player)
     player.open(rules="standard", deal=5)
     page.wait_for_timeout(300)
     expect(tip).to_be_hidden()
@@ -54,10 +57,7 @@ def test_a_first_move_puts_the_tip_away_for_good(open_page: Callable[..., Page],
     player.place("free cell a").tap()
     player.expect_moves(1)
     expect(page.locator("#welcome")).to_be_hidden()
-    page.reload()
-    player.wait_for_table()
-    page.wait_for_timeout(300)
-    expect(page.locator("#welcome")).to_be_hidden()
+    expect_tip_hidden_after_reload(page, player)
 
 
 def test_rules_and_lessons_are_one_tap_away_on_a_phone(open_page: Callable[..., Page], server: str) -> None:
