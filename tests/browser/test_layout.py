@@ -107,7 +107,7 @@ def phone(request: pytest.FixtureRequest, open_page: OpenPage) -> Page:
 
 def test_every_preset_fits_a_phone_portrait_and_landscape(phone: Page, server: str) -> None:
     player = Player(phone, server)
-    width = phone.viewport_size["width"] if phone.viewport_size else 0
+    width, height = (phone.viewport_size["width"], phone.viewport_size["height"]) if phone.viewport_size else (0, 0)
     for name in PRESETS:
         player.open(rules=name, deal=617)
         geo = geometry(phone)
@@ -116,6 +116,12 @@ def test_every_preset_fits_a_phone_portrait_and_landscape(phone: Page, server: s
         if name in WIDE and width < 390:
             # Double FreeCell's ten columns: the felt scrolls sideways, never the page.
             assert geo["page"]["width"] <= width, what
+            continue
+        if name == "double" and height < 500:
+            # Its deal's columns of eleven cards keep 20 px of each covered card to tap: on a
+            # low screen the felt scrolls down for them, never the page, never sideways.
+            assert geo["page"]["width"] <= width and geo["frame"]["scrollWidth"] <= geo["frame"]["clientWidth"], what
+            assert geo["frame"]["bottom"] <= height + 0.5, what
             continue
         assert_whole_table_in_view(geo, what)
         # The corner indices stay legible.
@@ -137,7 +143,7 @@ def test_a_phone_keeps_the_chrome_small_and_the_less_used_actions_in_a_menu(open
     page = open_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     player = Player(page, server)
     player.open(rules="standard", deal=617)
-    assert geometry(page)["chrome"] <= 110  # was 175
+    assert geometry(page)["chrome"] <= 140  # was 175; 135 with the 44 px buttons a finger needs
     for selector in ["#new-game", "#undo", "#redo", "#hint", "#menu-button"]:
         box = page.locator(selector).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, selector

@@ -108,6 +108,8 @@ def test_the_site_plays_offline_after_the_first_visit(site_page: Page, site_url:
     assert page.evaluate(RESTORED) == {"api": False, "imported": True}  # Python started afresh
     expect(page.locator("#deal-label")).to_contain_text("617")
     expect(page.locator("#game-code")).to_have_text(CODE)
+    # the first visit's tip, over the felt, until a card is moved (remembered in the browser)
+    expect(page.locator("#welcome")).to_be_visible()
 
     # by click, then by typed notation: the first 20 moves of a known solution, after
     # which the solver needs little search, however busy the machine is
@@ -119,6 +121,7 @@ def test_the_site_plays_offline_after_the_first_visit(site_page: Page, site_url:
     player.place("free cell a").click()
     player.expect_moves(1)
     assert player.table()["cells"][0] == bottom
+    expect(page.locator("#welcome")).to_be_hidden()
     player.play(opening[1:])
     before = player.table()
 
@@ -139,6 +142,7 @@ def test_the_site_plays_offline_after_the_first_visit(site_page: Page, site_url:
     wait_for_table(page)
     player.expect_moves(20 + length)
     assert player.table()["foundations"] == ["KC", "KD", "KH", "KS"]
+    expect(page.locator("#welcome")).to_be_hidden()
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     # a later visit restores Python's memory as the first visit left it, package imported
     assert page.evaluate(RESTORED) == {"api": True, "imported": False}

@@ -23,6 +23,7 @@ const VERDICTS = {
   unknown: ["Unknown: the search reached its limit", "unsure"],
   searching: ["Unknown so far: searching further…", "pending"],
   pending: ["Thinking…", "pending"],
+  finishing: ["Won: every card can go home", "good"],
 };
 
 const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
@@ -86,6 +87,10 @@ function refresh(game) {
   $("verdict-box").hidden = !shown;
   $("losing").hidden = true;
   if (!shown) {
+    return;
+  }
+  if (game.can_finish) {
+    showVerdict("finishing"); // no search needed, nor any wait for one
     return;
   }
   showVerdict("pending");

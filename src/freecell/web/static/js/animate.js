@@ -29,13 +29,17 @@ function slide(el, keyframes, options) {
   });
 }
 
-/** Where each keyed card is now, and which place it is in. */
+/**
+ * Where each keyed card is now, and which place it is in; `origin` is where the table
+ * is, so that a card is animated only when it moved on the table, never because the
+ * table as a whole did (a panel opened above it).
+ */
 export function snapshot(root) {
   const places = new Map();
   for (const el of root.querySelectorAll(".card[data-key]")) {
     places.set(el.dataset.key, { rect: el.getBoundingClientRect(), source: el.dataset.source });
   }
-  return places;
+  return { origin: root.getBoundingClientRect(), places };
 }
 
 /** Which of the last moves took a card from `source` to the place `el` is in now (the first: 0). */
@@ -45,7 +49,10 @@ function order(moves, source, el) {
   return index < 0 ? 0 : index;
 }
 
-/** Animate from `before` (a snapshot) to what `root` shows now. Resolves when done. */
+/**
+ * Animate from `before` (a snapshot) to what `root` shows now; `overrides` are where cards
+ * were let go at the time of the snapshot (a drag). Resolves when done.
+ */
 export function play(root, before, moves = [], overrides = new Map()) {
   if (reduced()) {
     return Promise.resolve();
@@ -55,14 +62,18 @@ export function play(root, before, moves = [], overrides = new Map()) {
   const running = [];
   const cards = [...root.querySelectorAll(".card[data-key]")];
   cards.forEach(stop);
+  const origin = root.getBoundingClientRect();
+  const shiftX = before.origin.left - origin.left;
+  const shiftY = before.origin.top - origin.top;
   for (const el of cards) {
-    const old = overrides.get(el.dataset.key) ?? before.get(el.dataset.key);
+    const old = overrides.get(el.dataset.key) ?? before.places.get(el.dataset.key);
     if (!old) {
       continue;
     }
     const now = el.getBoundingClientRect();
-    const dx = old.rect.left - now.left;
-    const dy = old.rect.top - now.top;
+    // Where it was on the table, drawn where the table is now.
+    const dx = old.rect.left - shiftX - now.left;
+    const dy = old.rect.top - shiftY - now.top;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) {
       continue;
     }

@@ -34,6 +34,7 @@ import { store } from "./store.js";
 import { setupTableView } from "./table-view.js";
 import { setupTheme } from "./theme.js";
 import { clearToast, toast } from "./toast.js";
+import { setupWelcome } from "./welcome.js";
 
 /** Tell a screen reader what was played: "Played 38, 4h. 12 moves so far." */
 function announce(game) {
@@ -85,6 +86,7 @@ setupReview();
 setupThemes();
 setupCelebration();
 setupSound();
+setupWelcome();
 
 $("new-game").addEventListener("click", askNewGame);
 $("restart").addEventListener("click", () => (store.game?.lesson ? startLesson(store.game.lesson.id) : restart()));

@@ -38,7 +38,7 @@ function showToolbar(game, options) {
   $("redo").disabled = over || !game.can_redo;
   $("hint").disabled = game.outcome !== "playing";
   $("solution").disabled = game.outcome !== "playing" || Boolean(game.lesson);
-  $("auto-finish").hidden = !game.can_finish;
+  $("finishing").hidden = !game.can_finish;
 }
 
 /** The banner over the felt once the game is won or lost; `actions` press its buttons. */

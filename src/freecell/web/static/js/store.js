@@ -28,6 +28,7 @@ const OPTIONS = {
   fourColour: { key: "freecell.fourColour", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
   largeIndices: { key: "freecell.largeIndices", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
   sounds: { key: "freecell.sounds", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
+  welcomed: { key: "freecell.welcomed", read: (text) => text === "1", write: (on) => (on ? "1" : "0") },
 };
 
 function readOptions() {

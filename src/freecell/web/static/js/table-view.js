@@ -79,4 +79,11 @@ export function setupTableView() {
       }
     });
   }).observe(frame);
+
+  // The notices over the foot of the felt leave the table where it is; the table's padding
+  // grows by their height instead, so that the felt scrolls a long column out from under them.
+  const notices = $("notices");
+  new ResizeObserver(() => {
+    frame.style.setProperty("--notices", `${notices.offsetHeight ? notices.offsetHeight + 10 : 0}px`);
+  }).observe(notices);
 }

@@ -19,6 +19,12 @@ const NATURAL_FAN = 0.27;
 const LEGIBLE_FAN = 0.22;
 const TIGHTEST_FAN = 0.16;
 const SIZED_FOR = 12;
+// Where the height allows (a phone held upright, whose cards the width keeps small), the
+// fan opens up to SPREAD_FAN so that a column of SIZED_FOR cards fills the height: more of
+// each card shows and is easier to tap. A covered card always keeps MIN_TAP px to tap (a
+// finger's width), the felt scrolling down for a column too long for that.
+const SPREAD_FAN = 0.5;
+const MIN_TAP = 20;
 
 /** Gap between cards, padding inside the felt and the column headings' height. */
 function spacing(width, height) {
@@ -231,10 +237,14 @@ function placeCards(root, state, fans) {
   cards.dropUnused();
 }
 
-/** Fan offsets: a comfortable spacing that closes up so a tall column fits `available`. */
+/**
+ * Fan offsets: a comfortable spacing, opened on a tall felt, that closes up so a tall
+ * column fits `available`, down to what leaves a covered card room to be tapped.
+ */
 function offsets(state, cardH, available) {
-  const natural = cardH * NATURAL_FAN;
-  const tightest = cardH * TIGHTEST_FAN;
+  const filling = (available - cardH) / (SIZED_FOR - 1);
+  const natural = Math.max(MIN_TAP, Math.min(cardH * SPREAD_FAN, Math.max(cardH * NATURAL_FAN, filling)));
+  const tightest = Math.max(MIN_TAP, cardH * TIGHTEST_FAN);
   return state.columns.map((column) => {
     if (column.length < 2) {
       return natural;
