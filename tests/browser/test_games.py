@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from player import Player
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from freecell import Deal, find_rules
 from freecell.lessons import LESSONS, find_lesson
@@ -174,6 +174,31 @@ Freecells: KC KD KH -
 : 7D 8C 3D TD 5C 9C
 : 3C 3H AS AD 9S 8H KS
 """
+
+
+def test_the_losing_move_is_shown_once_the_solver_names_it_after_the_verdict(player: Player) -> None:
+    """Played quickly, a game can be proven lost before the positions that led there are
+    judged: the first answers say "cannot be won" without the losing move. The page asks
+    again until the move is named, and then offers the way back."""
+    page = player.page
+    held = {"answers": 0}
+
+    def without_the_losing_move(route: Route) -> None:
+        response = route.fetch()
+        answer = response.json()
+        if answer.get("verdict") == "not-winnable" and held["answers"] < 2:
+            held["answers"] += 1
+            answer["losing_move"] = None
+        route.fulfill(response=response, json=answer)
+
+    page.route(re.compile(r"/analysis(\?|$)"), without_the_losing_move)
+    player.open(rules="standard", board=ONE_MOVE_FROM_LOSING)
+    expect(page.locator("#verdict")).to_have_text("Can be won", timeout=20_000)
+    player.type_move("8d")
+    expect(page.locator("#verdict")).to_have_text("Cannot be won from here", timeout=20_000)
+    expect(page.locator("#losing")).to_contain_text("8d", timeout=20_000)
+    assert held["answers"] == 2  # the first two answers had no losing move
+    expect(page.get_by_role("button", name="Go back 1 move")).to_be_visible()
 
 
 def test_the_solver_says_whether_the_game_can_be_won_and_finds_the_losing_move(player: Player) -> None:

@@ -61,6 +61,14 @@ async function analyse(game, mine) {
     await wait(FURTHER_POLL_MS);
     answer = await api.analysis(game.id);
   }
+  // The move that lost the game needs the verdicts of the positions before this one,
+  // which the solver works out after it: ask again until the move is named.
+  while (answer?.verdict === "not-winnable" && !answer.losing_move && game.can_undo
+         && mine === generation && Date.now() < until) {
+    showVerdict("not-winnable");
+    await wait(FURTHER_POLL_MS);
+    answer = await api.analysis(game.id);
+  }
   if (mine !== generation) {
     return;
   }
