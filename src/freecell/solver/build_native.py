@@ -17,6 +17,11 @@ from freecell.solver import native
 
 # mypyc names the library its modules share after this group.
 _GROUP: Final = "freecell.solver.native"
+# mypy's settings for the build, the same in every build: no configuration file (mypy
+# would find the project's pyproject.toml above src/, in a checkout or an unpacked sdist,
+# and its plugin for the web layer, pydantic's, which a wheel's build environment lacks),
+# and the project's own strictness.
+_MYPY_OPTIONS: Final = ("--config-file=", "--strict")
 
 
 def build(directory: Path = native.COMPILED_DIR, *, for_wheel: bool = False) -> Path:
@@ -39,7 +44,7 @@ def build(directory: Path = native.COMPILED_DIR, *, for_wheel: bool = False) -> 
             # No profile-guided build: 2-4% cheaper a position, not worth a second build
             # and a training run at every setup (see docs/solver.md).
             extensions = mypycify(
-                [os.path.relpath(source) for source in sources],
+                [*_MYPY_OPTIONS, *(os.path.relpath(source) for source in sources)],
                 opt_level="3",
                 group_name=_GROUP,
                 target_dir=os.path.join(work, "c"),
