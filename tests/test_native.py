@@ -130,3 +130,18 @@ def test_a_wheels_build_is_used_by_any_build_of_this_python_but_only_for_its_sou
     ):
         (build / native.MANIFEST).write_text(json.dumps(changed), encoding="utf-8")
         assert native.search_path(build) == []
+
+
+def test_the_build_reads_no_mypy_configuration_so_a_wheels_build_environment_needs_no_plugin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The build runs in src/, below pyproject.toml, whose mypy settings name pydantic's
+    # plugin: a wheel's build environment, which has only the native extra, lacks it.
+    from mypy.main import process_options
+
+    from freecell.solver.build_native import MYPY_OPTIONS
+
+    monkeypatch.chdir(native.PACKAGE_DIR.parent.parent)
+    _, options = process_options([*MYPY_OPTIONS, "freecell/solver/board.py"])
+    assert options.plugins == []
+    assert options.disallow_untyped_defs and options.warn_return_any  # the project's --strict

@@ -21,7 +21,7 @@ _GROUP: Final = "freecell.solver.native"
 # would find the project's pyproject.toml above src/, in a checkout or an unpacked sdist,
 # and its plugin for the web layer, pydantic's, which a wheel's build environment lacks),
 # and the project's own strictness.
-_MYPY_OPTIONS: Final = ("--config-file=", "--strict")
+MYPY_OPTIONS: Final = ("--config-file=", "--strict")
 
 
 def build(directory: Path = native.COMPILED_DIR, *, for_wheel: bool = False) -> Path:
@@ -44,7 +44,7 @@ def build(directory: Path = native.COMPILED_DIR, *, for_wheel: bool = False) -> 
             # No profile-guided build: 2-4% cheaper a position, not worth a second build
             # and a training run at every setup (see docs/solver.md).
             extensions = mypycify(
-                [*_MYPY_OPTIONS, *(os.path.relpath(source) for source in sources)],
+                [*MYPY_OPTIONS, *(os.path.relpath(source) for source in sources)],
                 opt_level="3",
                 group_name=_GROUP,
                 target_dir=os.path.join(work, "c"),
