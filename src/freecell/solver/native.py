@@ -13,7 +13,8 @@ Nothing else changes: the compiled modules are built from these sources and sear
 the tests to give the very same searches (``tests/test_native.py``), the browser
 (Pyodide) and any machine without a compiler run the sources, and a build whose sources
 have changed since (the manifest tells), or that another Python made, is left unused.
-``FREECELL_PURE_PYTHON=1`` leaves it unused too.
+``FREECELL_PURE_PYTHON=1`` leaves it unused too. A wheel built where a C compiler is
+carries the same folder (``hatch_build.py``, through ``build_native --into``).
 """
 
 from __future__ import annotations
