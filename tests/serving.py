@@ -132,18 +132,19 @@ def printed_address(output: str) -> str | None:
 
 
 def start(directory: Path, *args: str, db: Path | None = None, seconds: float = 30.0,
-          env: dict[str, str] | None = None, open_files: int | None = None) -> Served:
-    """Start ``freecell play --no-browser ARGS`` on ``db`` (default: a store in ``directory``),
-    with its output logged in ``directory``, and at most ``open_files`` files open if given;
-    return once it answers at the address it printed. A free port is chosen unless ``args``
-    holds ``--port``."""
+          env: dict[str, str] | None = None, open_files: int | None = None,
+          python: str = sys.executable, cwd: Path | None = None) -> Served:
+    """Start ``python -m freecell play --no-browser ARGS`` (by default with this Python, in
+    ``cwd`` if given) on ``db`` (default: a store in ``directory``), with its output logged
+    in ``directory``, and at most ``open_files`` files open if given; return once it answers
+    at the address it printed. A free port is chosen unless ``args`` holds ``--port``."""
     handle, name = tempfile.mkstemp(prefix="server-", suffix=".log", dir=directory)
     log = Path(name)
-    command = [sys.executable, "-m", "freecell", "play", "--no-browser", "--db", str(db or directory / "games.db"),
+    command = [python, "-m", "freecell", "play", "--no-browser", "--db", str(db or directory / "games.db"),
                *args]
     with os.fdopen(handle, "wb") as output:
         process = subprocess.Popen(
-            command, stdout=output, stderr=subprocess.STDOUT, env=env,
+            command, stdout=output, stderr=subprocess.STDOUT, env=env, cwd=cwd,
             start_new_session=True,  # its own process group: the solver's workers go with it
             preexec_fn=None if open_files is None else partial(_limit_open_files, open_files),
         )

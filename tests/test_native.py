@@ -112,3 +112,36 @@ def test_a_build_of_other_sources_or_for_another_python_is_left_unused(
     assert native.search_path(build) == []
     (build / native.MANIFEST).unlink()
     assert native.search_path(build) == []
+
+
+def test_a_wheels_build_is_used_by_any_build_of_this_python_but_only_for_its_sources(tmp_path: Path) -> None:
+    # pip installs a wheel only where its tags say its extensions load: its manifest
+    # leaves out the Python build that a build beside the sources is pinned to.
+    build = tmp_path / "_compiled"
+    shutil.copytree(native.COMPILED_DIR, build)
+    wheels = json.loads(json.dumps(native.manifest(for_wheel=True)))
+    pinned = json.loads(json.dumps(native.manifest()))
+    assert "python" not in wheels and {key: value for key, value in pinned.items() if key != "python"} == wheels
+    (build / native.MANIFEST).write_text(json.dumps(wheels), encoding="utf-8")
+    assert native.search_path(build) == [str(build)]
+    for changed in (
+        {**wheels, "sources": {**wheels["sources"], "solver/board.py": "0" * 64}},
+        {**wheels, "extension_suffix": ".cpython-399-x86_64-linux-gnu.so"},
+    ):
+        (build / native.MANIFEST).write_text(json.dumps(changed), encoding="utf-8")
+        assert native.search_path(build) == []
+
+
+def test_the_build_reads_no_mypy_configuration_so_a_wheels_build_environment_needs_no_plugin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The build runs in src/, below pyproject.toml, whose mypy settings name pydantic's
+    # plugin: a wheel's build environment, which has only the native extra, lacks it.
+    from mypy.main import process_options
+
+    from freecell.solver.build_native import MYPY_OPTIONS
+
+    monkeypatch.chdir(native.PACKAGE_DIR.parent.parent)
+    _, options = process_options([*MYPY_OPTIONS, "freecell/solver/board.py"])
+    assert options.plugins == []
+    assert options.disallow_untyped_defs and options.warn_return_any  # the project's --strict

@@ -13,7 +13,8 @@ Nothing else changes: the compiled modules are built from these sources and sear
 the tests to give the very same searches (``tests/test_native.py``), the browser
 (Pyodide) and any machine without a compiler run the sources, and a build whose sources
 have changed since (the manifest tells), or that another Python made, is left unused.
-``FREECELL_PURE_PYTHON=1`` leaves it unused too.
+``FREECELL_PURE_PYTHON=1`` leaves it unused too. A wheel built where a C compiler is
+carries the same folder (``hatch_build.py``, through ``build_native --into``).
 """
 
 from __future__ import annotations
@@ -68,25 +69,29 @@ def _module_path(module: str) -> str | None:
     return None
 
 
-def manifest(sources: list[str] | None = None) -> dict[str, object]:
+def manifest(sources: list[str] | None = None, *, for_wheel: bool = False) -> dict[str, object]:
     """What a build is valid for: this Python's extension suffix and build (two builds
     of one version share a suffix: a build made for one is not trusted in the other),
     the modules compiled, and the hash of each source it depends on (by default, as
-    :func:`sources_compiled_against` finds them)."""
+    :func:`sources_compiled_against` finds them). A wheel's build (``for_wheel``) leaves
+    out the Python build: pip installs a wheel only where its tags say its extensions
+    load (``cp311-cp311-linux_x86_64``: any CPython 3.11 on x86-64 Linux), into one
+    environment, where the build beside the sources may be shared by several."""
     listed = sources_compiled_against() if sources is None else sources
-    return {
-        "extension_suffix": sysconfig.get_config_var("EXT_SUFFIX"),
-        "python": sys.version,
-        "compiled": list(COMPILED),
-        "sources": {path: hashlib.sha256((_ROOT / path).read_bytes()).hexdigest() for path in listed},
-    }
+    found: dict[str, object] = {"extension_suffix": sysconfig.get_config_var("EXT_SUFFIX")}
+    if not for_wheel:
+        found["python"] = sys.version
+    found["compiled"] = list(COMPILED)
+    found["sources"] = {path: hashlib.sha256((_ROOT / path).read_bytes()).hexdigest() for path in listed}
+    return found
 
 
 def is_current(directory: Path = COMPILED_DIR) -> bool:
-    """Whether ``directory`` holds a build of the sources as they are now, for this Python."""
+    """Whether ``directory`` holds a build of the sources as they are now, for this Python
+    (for its build too, unless the manifest is a wheel's)."""
     try:
         recorded = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
-        return bool(recorded == manifest(list(recorded["sources"])))
+        return bool(recorded == manifest(list(recorded["sources"]), for_wheel="python" not in recorded))
     except (OSError, ValueError, KeyError, TypeError):
         return False
 
