@@ -104,6 +104,20 @@ def test_the_command_builds_and_rebuilds(runtime: Path, tmp_path: Path) -> None:
     assert (tmp_path / "site" / "pyodide" / "pyodide.asm.wasm").is_file()
 
 
+def test_the_built_files_carry_the_builds_time_not_their_sources(runtime: Path, tmp_path: Path) -> None:
+    """A file's time is its Last-Modified: a source's old time would let a browser's HTTP
+    cache count a new build's file fresh, or answer "not modified" for a changed one."""
+    sources = tmp_path / "pyodide"
+    shutil.copytree(runtime, sources, ignore=shutil.ignore_patterns("*.tgz"))
+    long_ago = time.time() - 30 * 24 * 3600
+    for path in sources.iterdir():
+        os.utime(path, (long_ago, long_ago))
+    began = time.time()
+    built = build_site(tmp_path / "site", pyodide=sources)
+    times = {name: (built.path / name).stat().st_mtime for name in built.files}
+    assert min(times.values()) >= began - 2, min(times, key=times.__getitem__)
+
+
 def files_in(folder: Path) -> dict[str, bytes]:
     return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
 
