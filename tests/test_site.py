@@ -416,6 +416,34 @@ def test_the_worker_says_when_an_answer_changed_the_store(tmp_path: Path) -> Non
     assert answer("GET", game)["body"]["hints"] == 1
 
 
+def test_the_time_the_site_was_closed_is_kept_off_the_clock(tmp_path: Path) -> None:
+    """A tab closed with no pause saved: the next visit takes the time since the tab was
+    last seen off the running clock; a reload's moment away, or a paused game, is left."""
+    from freecell.web.worker import Api
+
+    now = [1_000_000.0]
+    api = Api(str(tmp_path / "games.sqlite"), now=lambda: now[0])
+
+    created = json.loads(api.answer("POST", "/api/games", "", json.dumps({"rules": "standard", "deal": 3})))
+    game = f"/api/games/{created['body']['id']}"
+
+    def elapsed() -> float:
+        return float(json.loads(api.answer("GET", game, "", ""))["body"]["elapsed_seconds"])
+
+    now[0] += 20
+    assert api.skip_time_away(now[0] - 3) is False  # a reload: 3 s away
+    assert elapsed() == 20
+    now[0] += 600
+    assert api.skip_time_away(now[0] - 590) is True  # last seen 10 s after the above
+    assert elapsed() == 30
+    now[0] += 5
+    assert elapsed() == 35  # and it runs on
+    api.answer("POST", f"{game}/pause", "", "")
+    now[0] += 600
+    assert api.skip_time_away(now[0] - 600) is False
+    assert elapsed() == 35
+
+
 def unknown_in_play(queue: QueuedAnalysis, owner: str, position: Position) -> None:
     """Ask ``queue`` about ``position`` (standard rules) for ``owner`` and solve its job, as
     the page's solver worker would: its in-play search must leave it unknown."""
