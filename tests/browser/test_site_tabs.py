@@ -144,6 +144,7 @@ def test_a_store_cleared_mid_game_says_so_and_offers_a_reload(
 # worker back 2 s: a page that asks on a timer asks several times meanwhile; one that is told
 # when the answer is in asks once more.
 COUNT_HINTS_AND_SLOW_THE_SOLVER = """
+localStorage.setItem("freecell.hideVerdict", "1"); // no live verdict: the hint is the only question
 window.hintRequests = 0;
 const Original = Worker;
 window.Worker = class extends Original {
