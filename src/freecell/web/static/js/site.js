@@ -7,7 +7,7 @@ import { TabLease } from "./site-lease.js";
 
 const SOLVER_DELAY = 1500; // ms after the table shows
 // Why a tab stops playing, as the player is told (with a button to reload).
-export const STOPPED = {
+const STOPPED = {
   elsewhere: "The game is now open in another tab, which has your latest moves: reload to play here.",
   cleared: "This browser's saved games were cleared (the site's data was deleted), so nothing more can be"
     + " saved here: reload to start again.",
@@ -55,7 +55,7 @@ class Site {
     // `stopped`: why this tab no longer plays (another took the game, the storage is gone).
     this.progress = { text: "", fraction: 0, held: false, failed: false, done: false, stopped: null };
     this.watchers = [];
-    // Python starts at once; the games are opened only once this tab holds the lock.
+    // Python starts at once; the games are opened only once this tab holds the lease.
     this.api = this.worker("api", config);
     this.ready = this.alone().then(async () => {
       if (this.progress.stopped) {
@@ -144,7 +144,9 @@ class Site {
   alone() {
     this.lease = new TabLease(new URL(".", document.baseURI).pathname);
     return this.lease.hold({
-      waiting: () => this.report({ text: "The game is open in another tab: close it to play here.", fraction: 0, held: true }),
+      waiting: () => this.report({
+        text: "The game is open in another tab: close it to play here.", fraction: 0, held: true,
+      }),
       lost: () => this.stop(STOPPED.elsewhere),
       gone: () => this.stop(STOPPED.cleared),
     }).then(() => this.report({ held: false }), () => this.stop(STOPPED.noStorage));
