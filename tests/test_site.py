@@ -104,6 +104,20 @@ def test_the_command_builds_and_rebuilds(runtime: Path, tmp_path: Path) -> None:
     assert (tmp_path / "site" / "pyodide" / "pyodide.asm.wasm").is_file()
 
 
+def test_the_built_files_carry_the_builds_time_not_their_sources(runtime: Path, tmp_path: Path) -> None:
+    """A file's time is its Last-Modified: a source's old time would let a browser's HTTP
+    cache count a new build's file fresh, or answer "not modified" for a changed one."""
+    sources = tmp_path / "pyodide"
+    shutil.copytree(runtime, sources, ignore=shutil.ignore_patterns("*.tgz"))
+    long_ago = time.time() - 30 * 24 * 3600
+    for path in sources.iterdir():
+        os.utime(path, (long_ago, long_ago))
+    began = time.time()
+    built = build_site(tmp_path / "site", pyodide=sources)
+    times = {name: (built.path / name).stat().st_mtime for name in built.files}
+    assert min(times.values()) >= began - 2, min(times, key=times.__getitem__)
+
+
 def files_in(folder: Path) -> dict[str, bytes]:
     return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
 
@@ -400,6 +414,34 @@ def test_the_worker_says_when_an_answer_changed_the_store(tmp_path: Path) -> Non
     hint = answer("GET", f"{game}/hint")
     assert hint["body"]["move"] and hint["changed"] is True
     assert answer("GET", game)["body"]["hints"] == 1
+
+
+def test_the_time_the_site_was_closed_is_kept_off_the_clock(tmp_path: Path) -> None:
+    """A tab closed with no pause saved: the next visit takes the time since the tab was
+    last seen off the running clock; a reload's moment away, or a paused game, is left."""
+    from freecell.web.worker import Api
+
+    now = [1_000_000.0]
+    api = Api(str(tmp_path / "games.sqlite"), now=lambda: now[0])
+
+    created = json.loads(api.answer("POST", "/api/games", "", json.dumps({"rules": "standard", "deal": 3})))
+    game = f"/api/games/{created['body']['id']}"
+
+    def elapsed() -> float:
+        return float(json.loads(api.answer("GET", game, "", ""))["body"]["elapsed_seconds"])
+
+    now[0] += 20
+    assert api.skip_time_away(now[0] - 3) is False  # a reload: 3 s away
+    assert elapsed() == 20
+    now[0] += 600
+    assert api.skip_time_away(now[0] - 590) is True  # last seen 10 s after the above
+    assert elapsed() == 30
+    now[0] += 5
+    assert elapsed() == 35  # and it runs on
+    api.answer("POST", f"{game}/pause", "", "")
+    now[0] += 600
+    assert api.skip_time_away(now[0] - 600) is False
+    assert elapsed() == 35
 
 
 def unknown_in_play(queue: QueuedAnalysis, owner: str, position: Position) -> None:

@@ -198,11 +198,14 @@ def build_site(target: Path, *, pyodide: Path | None = None) -> Site:
 
 def _write_site(target: Path, runtime: Path) -> Site:
     """Write the site into the empty folder ``target``."""
-    shutil.copytree(STATIC, target / "static", ignore=_server_only)
-    shutil.copy2(STATIC / "index.html", target / "index.html")
+    # Copied without the sources' times: a file's time is its Last-Modified, from which
+    # browsers guess how long it stays fresh and whether it changed, so each build's files
+    # carry the build's time.
+    shutil.copytree(STATIC, target / "static", ignore=_server_only, copy_function=shutil.copyfile)
+    shutil.copyfile(STATIC / "index.html", target / "index.html")
     (target / "pyodide").mkdir()
     for name in RUNTIME_FILES:
-        shutil.copy2(runtime / name, target / "pyodide" / name)
+        shutil.copyfile(runtime / name, target / "pyodide" / name)
     _package_zip(target / "freecell.zip")
     files = sorted(
         path.relative_to(target).as_posix() for path in target.rglob("*") if path.is_file()

@@ -1,11 +1,12 @@
 // Our own help on every preset: hints that lead to a win, the live verdict (can this
 // game still be won?), and the move that lost a game that could have been won, with a
 // way back to just before it. The solver runs on the server; while it thinks, an answer
-// says `pending` and the page asks again shortly. When the in-play search reaches its
-// limit, a longer one follows (`searching`): the page keeps asking until it has a verdict.
+// says `pending` and the page asks again shortly (on the static site, as soon as its
+// solver answers). When the in-play search reaches its limit, a longer one follows
+// (`searching`): the page keeps asking until it has a verdict.
 
 import { accept, run } from "./actions.js";
-import { api } from "./api.js";
+import { answerMayHaveCome, api } from "./api.js";
 import { $, plural } from "./dom.js";
 import { sourceCards } from "./table.js";
 import { store } from "./store.js";
@@ -35,7 +36,7 @@ export async function settled(request, isPending, stillWanted, { polls = MAX_POL
     if (!isPending(answer) || !stillWanted()) {
       return answer;
     }
-    await wait(POLL_MS);
+    await answerMayHaveCome(POLL_MS);
   }
   return null;
 }

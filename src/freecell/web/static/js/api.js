@@ -55,6 +55,14 @@ async function call(method, path, body, { keepalive = false } = {}) {
   return data;
 }
 
+// On the static site the worker tells the page when the solver answers; a server's page asks again.
+const SITE_ANSWER_MS = 5000; // at the latest, should a word from the worker be missed
+
+/** Resolves when a pending answer is worth asking again: after `ms`, or on the static site as soon as the solver answers. */
+export function answerMayHaveCome(ms) {
+  return site ? site.nextAnswer(SITE_ANSWER_MS) : new Promise((resolve) => { setTimeout(resolve, ms); });
+}
+
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
 export const api = {

@@ -4,7 +4,7 @@
 
 import { connectSite } from "./site.js";
 
-/** The loading screen, shown until the api worker is ready. */
+/** The loading screen, shown until the api worker is ready; or why this tab stopped playing. */
 function showLoading(site) {
   const el = document.createElement("div");
   el.className = "loading";
@@ -13,14 +13,34 @@ function showLoading(site) {
   el.innerHTML = '<p class="loading-text"></p><progress max="1" value="0"></progress>';
   document.body.append(el);
   site.watch((progress) => {
-    if (progress.done) {
+    if (progress.stopped) {
+      showStopped(progress.stopped);
       el.remove();
-      return;
+    } else if (progress.done) {
+      el.remove();
+    } else {
+      const text = progress.failed ? `The game could not start in this browser: ${progress.text}` : progress.text;
+      el.querySelector(".loading-text").textContent = text;
+      el.querySelector("progress").value = progress.fraction;
     }
-    const text = progress.failed ? `The game could not start in this browser: ${progress.text}` : progress.text;
-    el.querySelector(".loading-text").textContent = text;
-    el.querySelector("progress").value = progress.fraction;
   });
+}
+
+/** Over the table, which stays as it was: why this tab cannot play on, and a reload. */
+function showStopped(why) {
+  if (document.getElementById("stopped")) {
+    return;
+  }
+  const el = document.createElement("div");
+  el.className = "loading stopped";
+  el.id = "stopped";
+  el.setAttribute("role", "alertdialog");
+  el.setAttribute("aria-labelledby", "stopped-text");
+  el.innerHTML = '<p class="loading-text" id="stopped-text"></p><button type="button" class="primary">Reload</button>';
+  el.querySelector("p").textContent = why;
+  el.querySelector("button").addEventListener("click", () => location.reload());
+  document.body.append(el);
+  el.querySelector("button").focus();
 }
 
 /** An export link of the Statistics panel: the file made from the worker's answer. */

@@ -3,7 +3,17 @@
 // Python under Pyodide instead of a server. The page's side of the site (its loading
 // screen, the statistics exports) is site-page.js: it watches the workers' start here.
 
+import { TabLease } from "./site-lease.js";
+
 const SOLVER_DELAY = 1500; // ms after the table shows
+// Why a tab stops playing, as the player is told (with a button to reload).
+const STOPPED = {
+  elsewhere: "The game is now open in another tab, which has your latest moves: reload to play here.",
+  cleared: "This browser's saved games were cleared (the site's data was deleted), so nothing more can be"
+    + " saved here: reload to start again.",
+  noStorage: "This browser does not let the site keep your games (its storage is off or full), so it cannot be"
+    + " played here.",
+};
 
 let connecting = null;
 
@@ -40,13 +50,20 @@ class Site {
     this.config = config;
     this.jobs = []; // analyses waiting for the solver's worker
     this.dailies = new Map(); // "rules date" -> the daily deal's choice in the solver's worker, once asked
+    this.hearing = []; // who waits for the solver's next answer (nextAnswer)
+    this.answeredSinceRequest = false;
     // How the start goes, for the loading screen: {text, fraction, held, failed, done}.
-    this.progress = { text: "", fraction: 0, held: false, failed: false, done: false };
+    // `stopped`: why this tab no longer plays (another took the game, the storage is gone).
+    this.progress = { text: "", fraction: 0, held: false, failed: false, done: false, stopped: null };
     this.watchers = [];
-    // Python starts at once; the games are opened only once this tab holds the lock.
+    // Python starts at once; the games are opened only once this tab holds the lease.
     this.api = this.worker("api", config);
     this.ready = this.alone().then(async () => {
-      this.api.postMessage({ type: "open" });
+      if (this.progress.stopped) {
+        return;
+      }
+      // When a tab last held the games: the time since is kept off the game's clock.
+      this.api.postMessage({ type: "open", lastSeen: this.lease.lastSeen });
       await this.api.ready;
       this.report({ done: true });
       // The solver's worker starts when the first analysis is asked for, or soon after
@@ -122,24 +139,29 @@ class Site {
   }
 
   /**
-   * Resolves once this is the only tab of the site running the game: each tab keeps its
-   * own copy of the games and saves it whole, so two at once would undo each other's moves.
+   * Resolves once this is the only tab of the site running the game (site-lease.js); the
+   * tab stops, and says why, if another tab takes the game later or the storage is gone.
    */
   alone() {
-    if (!navigator.locks) {
-      return Promise.resolve(); // not a secure context: no locks (and no offline either)
+    this.lease = new TabLease(new URL(".", document.baseURI).pathname);
+    return this.lease.hold({
+      waiting: () => this.report({
+        text: "The game is open in another tab: close it to play here.", fraction: 0, held: true,
+      }),
+      lost: () => this.stop(STOPPED.elsewhere),
+      gone: () => this.stop(STOPPED.cleared),
+    }).then(() => this.report({ held: false }), () => this.stop(STOPPED.noStorage));
+  }
+
+  /** No more requests from this tab: `why` is shown with a way to reload. */
+  stop(why) {
+    if (!this.progress.stopped) {
+      this.report({ stopped: why });
+      for (const done of this.waiting.values()) {
+        done({ status: 503, body: { detail: why } });
+      }
+      this.waiting.clear();
     }
-    return new Promise((resolve) => {
-      const told = setTimeout(() => {
-        this.report({ text: "The game is open in another tab: close it to play here.", fraction: 0, held: true });
-      }, 500);
-      navigator.locks.request(`freecell-site:${new URL(".", document.baseURI).pathname}`, () => {
-        clearTimeout(told);
-        this.report({ held: false });
-        resolve();
-        return new Promise(() => {}); // held while this page lives
-      });
-    });
   }
 
   worker(role, config) {
@@ -168,6 +190,15 @@ class Site {
       case "failed":
         reject(new Error(message.text));
         this.report({ text: message.text, fraction: 0, held: false, failed: true });
+        break;
+      case "answered":
+        this.answeredSinceRequest = true;
+        for (const hear of this.hearing.splice(0)) {
+          hear();
+        }
+        break;
+      case "store-gone":
+        this.stop(STOPPED.cleared);
         break;
       case "response": {
         const done = this.waiting.get(message.id);
@@ -240,9 +271,27 @@ class Site {
     return this.dailies.get(key);
   }
 
+  /**
+   * Resolves when the solver has given the api worker an answer since the last request
+   * (at once if it already has), or after `ms` at the latest: an answer that was pending
+   * is worth asking again then, with no polling.
+   */
+  nextAnswer(ms) {
+    if (this.answeredSinceRequest) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.hearing.push(resolve);
+      setTimeout(resolve, ms);
+    });
+  }
+
   /** One API request: {status, body}, as the server would answer it. */
   async request(method, path, body) {
     await this.ready;
+    if (this.progress.stopped) {
+      return { status: 503, body: { detail: this.progress.stopped } };
+    }
     const [route, query = ""] = path.split("?");
     if (route === "/api/daily") {
       const asked = method === "GET" ? Object.fromEntries(new URLSearchParams(query)) : body ?? {};
@@ -251,6 +300,7 @@ class Site {
       }
     }
     const id = this.next++;
+    this.answeredSinceRequest = false;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
       this.api.postMessage({ type: "request", id, method, path: route, query, body });

@@ -3,6 +3,8 @@
 // on install it caches every file that static/site.json lists, then serves the site from
 // that cache, so the game starts and plays with no network at all. static/site.json itself
 // is asked of the network first, so that a new build is found when there is a network.
+// The install fetches past the browser's HTTP cache: a file that cache still counts fresh
+// may be the last build's, and caching it here would keep the old code for good.
 
 const VERSION = "dev";
 const CACHE = `freecell-site-${VERSION}`;
@@ -13,7 +15,8 @@ self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const manifest = await (await fetch(new URL(MANIFEST, ROOT), { cache: "no-cache" })).json();
     const cache = await caches.open(CACHE);
-    await cache.addAll([ROOT, MANIFEST, ...manifest.files].map((name) => new URL(name, ROOT).href));
+    const names = [ROOT, MANIFEST, ...manifest.files];
+    await cache.addAll(names.map((name) => new Request(new URL(name, ROOT).href, { cache: "reload" })));
     await self.skipWaiting();
   })());
 });

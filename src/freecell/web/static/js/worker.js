@@ -29,32 +29,44 @@ function syncfs(populate) {
 // Python's memory once our package is imported, kept after the first visit (one per build
 // of the site): later visits restore it instead of starting Python and importing again,
 // which takes most of the time to a table. It is Pyodide's memory snapshot, checked by
-// Pyodide against the runtime's build; a snapshot that does not restore is dropped.
-const SNAPSHOTS = "freecell-snapshot-";
+// Pyodide against the runtime's build; a snapshot that does not restore is dropped. It is
+// kept in IndexedDB, which every context has (Cache Storage needs a secure one).
+const SNAPSHOTS = { database: "freecell-snapshot", store: "snapshots", key: "python" };
+
+function snapshotStore(mode, use) {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open(SNAPSHOTS.database, 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore(SNAPSHOTS.store);
+    opening.onerror = () => reject(opening.error);
+    opening.onsuccess = () => {
+      const db = opening.result;
+      const transaction = db.transaction(SNAPSHOTS.store, mode);
+      const request = use(transaction.objectStore(SNAPSHOTS.store));
+      transaction.oncomplete = () => { db.close(); resolve(request.result); };
+      transaction.onerror = () => { db.close(); reject(transaction.error); };
+      transaction.onabort = () => { db.close(); reject(transaction.error); };
+    };
+  });
+}
 
 async function savedSnapshot(version) {
   try {
-    const answer = await (await caches.open(SNAPSHOTS + version)).match(snapshotKey());
-    return answer ? new Uint8Array(await answer.arrayBuffer()) : null;
+    const kept = await snapshotStore("readonly", (store) => store.get(SNAPSHOTS.key));
+    return kept?.version === version ? kept.memory : null;
   } catch {
-    return null; // no Cache Storage here (not a secure context): start Python as usual
+    return null; // no IndexedDB here (storage off): start Python as usual
   }
 }
 
-async function saveSnapshot(version, snapshot) {
+async function saveSnapshot(version, memory) {
   try {
-    for (const name of await caches.keys()) {
-      if (name.startsWith(SNAPSHOTS) && name !== SNAPSHOTS + version) {
-        await caches.delete(name);
-      }
-    }
-    await (await caches.open(SNAPSHOTS + version)).put(snapshotKey(), new Response(snapshot));
+    await snapshotStore("readwrite", (store) => store.put({ version, memory }, SNAPSHOTS.key)); // the last build's goes
   } catch (error) {
     console.warn("Python's memory could not be kept for the next visit:", error);
   }
 }
 
-const snapshotKey = () => new URL("python-snapshot", self.location.href).href; // never fetched
+const dropSnapshot = () => snapshotStore("readwrite", (store) => store.delete(SNAPSHOTS.key)).catch(() => {});
 
 async function startPython(pyodide, pkg, version, role) {
   const [{ loadPyodide }, { default: createPyodideModule }, zip, snapshot] = await Promise.all([
@@ -80,7 +92,7 @@ async function startPython(pyodide, pkg, version, role) {
       return;
     } catch (error) {
       console.warn("Python's kept memory did not restore; starting it afresh:", error);
-      await caches.delete(SNAPSHOTS + version).catch(() => {});
+      await dropSnapshot();
     }
   }
   py = await loadPyodide({ ...options, _makeSnapshot: role === "api" });
@@ -100,12 +112,15 @@ async function start({ role, pyodide, pkg, version }) {
   await startPython(pyodide, pkg, version, role);
   const module = py.pyimport("freecell.web.worker");
   if (role === "api") {
-    await opening; // the page's go-ahead: this tab is the only one playing
+    const { lastSeen } = await opening; // the page's go-ahead: this tab is the only one playing
     progress("Opening your games…", 0.9);
     py.FS.mkdirTree(DATA);
     py.FS.mount(py.FS.filesystems.IDBFS, {}, DATA);
     await syncfs(true);
     api = module.Api(`${DATA}/freecell.db`);
+    if (given(lastSeen)) {
+      api.skip_time_away(lastSeen / 1000); // the site was closed since: the clock stood still
+    }
     await syncfs(false);
     step("store");
   }
@@ -115,10 +130,24 @@ async function start({ role, pyodide, pkg, version }) {
   post({ type: "ready" });
 }
 
+// The games' IndexedDB is gone (the site's data cleared while the tab was open): nothing
+// can be saved any more, so nothing more is answered; the page offers a reload.
+let storeGone = false;
+
 async function request({ id, method, path, query, body }) {
+  if (storeGone) {
+    return post({ type: "response", id, status: 503, body: { detail: "The games saved in this browser are gone." } });
+  }
   const reply = JSON.parse(api.answer(method, path, query ?? "", body === undefined ? "" : JSON.stringify(body)));
   if (reply.changed) {
-    await syncfs(false); // saved before the page hears of it
+    try {
+      await syncfs(false); // saved before the page hears of it
+    } catch (error) {
+      storeGone = true; // the change is not acknowledged: it was not saved
+      console.warn("The games could not be saved:", error);
+      post({ type: "store-gone" });
+      return post({ type: "response", id, status: 503, body: { detail: "The games saved in this browser are gone." } });
+    }
   }
   post({ type: "response", id, status: reply.status, body: reply.body });
   offerJob();
@@ -153,6 +182,7 @@ function handle(message) {
       });
     case "solved":
       api.solved(message.number, message.result);
+      post({ type: "answered" }); // the page asks again now, instead of on a timer
       return offerJob();
     case "daily": {
       const text = self.dailyJob(message.rules, message.date);
@@ -167,6 +197,7 @@ function handle(message) {
       }
     case "longer-solved":
       api.longer_solved(message.number, message.result);
+      post({ type: "answered" });
       return offerJob();
     default:
       throw new Error(`unknown message ${message.type}`);
@@ -175,7 +206,7 @@ function handle(message) {
 
 self.onmessage = (event) => {
   if (event.data.type === "open") {
-    open(); // heard at once, while the start is still under way
+    open(event.data); // heard at once, while the start is still under way
     return;
   }
   // One message at a time, in order: Python runs one call at a time anyway, and a change
