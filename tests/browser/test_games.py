@@ -37,7 +37,7 @@ def test_new_deal_asks_first_when_a_game_is_in_progress(player: Player) -> None:
     page.locator("#new-number").fill("1")
     page.get_by_role("button", name="Deal", exact=True).click()
     expect(page.locator("#new-dialog")).to_be_hidden()
-    expect(page.locator("#deal-label")).to_contain_text("deal 1 ")
+    expect(page.locator("#deal-label")).to_contain_text("deal 1,")
     player.expect_moves(0)
     assert [column[0] for column in player.table()["columns"]] == DEAL_1_FIRST_ROW
     assert player.state()["id"] != first["id"]
@@ -50,7 +50,7 @@ def test_a_random_deal_the_solver_has_won_shows_its_grade(player: Player) -> Non
     page.get_by_label("only one our solver has won").check()
     page.get_by_role("button", name="Deal", exact=True).click()
     expect(page.locator("#new-dialog")).to_be_hidden(timeout=20_000)
-    expect(page.locator("#deal-label")).to_contain_text(re.compile(r"· deal \d+ .* · (easy|medium|hard)"))
+    expect(page.locator("#deal-label")).to_contain_text(re.compile(r"· deal \d+, .* · (easy|medium|hard)"))
     assert player.state()["difficulty"] in {"easy", "medium", "hard"}
 
 
@@ -62,7 +62,7 @@ def test_a_game_code_deals_its_game_with_its_rules_and_cells(player: Player) -> 
     page.locator("#new-code").fill(code)
     page.get_by_role("button", name="Deal", exact=True).click()
     expect(page.locator("#game-code")).to_have_text(code)
-    expect(page.locator("#deal-label")).to_contain_text("FreeCell Solitaire app")
+    expect(page.locator("#deal-label")).to_contain_text("FreeCell with take-backs (phone app)")
     # The app with two cells: only two free cells are drawn (001).
     expect(page.locator("#table .slot.cell")).to_have_count(2)
     assert player.table()["columns"][0] == ["7D", "TD", "TH", "KD", "4C", "4S", "JD"]
@@ -278,17 +278,17 @@ def test_the_move_calculator(player: Player) -> None:
     calculator = page.locator("#calculator")
     expect(calculator).to_be_visible()  # always on show in SuperMove (000)
     expect(page.locator("#toggle-calculator")).to_be_hidden()
-    expect(page.locator("#calc-occupied")).to_have_text("(4 + 1) × 2^0 = 5")
+    expect(page.locator("#calc-occupied")).to_have_text("4 + 1 = 5")
     page.locator("#calc-cells").fill("2")
     page.locator("#calc-columns").fill("1")
-    expect(page.locator("#calc-try-out")).to_contain_text("(2 + 1) × 2^1 = 6")
-    expect(page.locator("#calc-try-out")).to_contain_text("(2 + 1) × 2^0 = 3")
+    expect(page.locator("#calc-try-out")).to_contain_text("(2 + 1) × 2 = 6")
+    expect(page.locator("#calc-try-out")).to_contain_text("2 + 1 = 3")
     # Elsewhere it is shown on demand.
     player.open(rules="standard", deal=617)
     expect(calculator).to_be_hidden()
     page.locator("#toggle-calculator").click()
     expect(calculator).to_be_visible()
-    expect(page.locator("#calc-occupied")).to_have_text("(4 + 1) × 2^0 = 5")
+    expect(page.locator("#calc-occupied")).to_have_text("4 + 1 = 5")
 
 
 def test_rules_statistics_and_options(player: Player) -> None:

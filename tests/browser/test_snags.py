@@ -25,7 +25,7 @@ def test_enter_in_the_deal_number_or_the_game_code_deals(player: Player) -> None
     page.locator("#new-number").fill("617")
     page.locator("#new-number").press("Enter")
     expect(page.locator("#new-dialog")).to_be_hidden()
-    expect(page.locator("#deal-label")).to_contain_text("deal 617 ")
+    expect(page.locator("#deal-label")).to_contain_text("deal 617,")
     code = player.state()["code"]
     player.open(rules="standard", deal=2)
     page.locator("#new-game").click()
@@ -118,7 +118,7 @@ def test_safe_cards_go_home_by_themselves_once_the_player_asks(player: Player) -
     page.get_by_role("button", name="Leave it").click()
     page.locator("#new-number").fill("1")
     page.get_by_role("button", name="Deal", exact=True).click()
-    expect(page.locator("#deal-label")).to_contain_text("deal 1 ")
+    expect(page.locator("#deal-label")).to_contain_text("deal 1,")
     assert player.state()["auto_home"] is True
 
 
@@ -137,7 +137,7 @@ def test_a_toast_goes_once_the_table_changes(player: Player) -> None:
     page.get_by_role("button", name="Leave it").click()
     page.locator("#new-number").fill("5")
     page.locator("#new-number").press("Enter")
-    expect(page.locator("#deal-label")).to_contain_text("deal 5 ")
+    expect(page.locator("#deal-label")).to_contain_text("deal 5,")
     expect(toast).to_be_hidden()
 
 
