@@ -26,6 +26,7 @@ from freecell.web.assistance import Assistance, Snapshot
 from freecell.web.games import Games, storing
 from freecell.web.in_play import Answered
 from freecell.web.session import Session
+from freecell.web.share_target import CODE, ShareTarget
 from freecell.web.states import Json, capacity_detail, game_state, rules_entry
 
 
@@ -33,10 +34,13 @@ class Service:
     """The games in ``store``, with hints and verdicts from ``assistance``; :meth:`close`
     ends the one and closes the other."""
 
-    def __init__(self, store: Store, assistance: Assistance, *, now: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, store: Store, assistance: Assistance, *, now: Callable[[], float] = time.time, share: ShareTarget = CODE
+    ) -> None:
         self.store = store
         self.games = Games(store, now)
         self.assistance = assistance
+        self.share = share
 
     # --- the endpoints (freecell.web.api.ENDPOINTS) ---------------------------------------
 
@@ -156,6 +160,9 @@ class Service:
                 f"{rules.title} has {rules.columns} columns, so at most {rules.columns} can be empty"
             )
         return capacity_detail(rules, cells, columns)
+
+    def sharing(self) -> Json:
+        return self.share.info()
 
     def current(self) -> Json:
         """The game a reloaded page continues: ``{"id": None}`` before the first game."""

@@ -32,6 +32,7 @@ from freecell.store import Store
 from freecell.web.assistance import Assistance
 from freecell.web.in_play import WAITING_PER_WORKER, Answered, InPlayQueue, Job
 from freecell.web.service import Service
+from freecell.web.share_target import PAGE
 
 # The longer search in the browser keeps the in-play bound on memory: a Web Worker that
 # runs out of it may take the page down with it.
@@ -155,7 +156,7 @@ class Api:
 
     def __init__(self, db_path: str) -> None:
         self.queue = QueuedAnalysis(Advisor())
-        self.service = Service(Store(Path(db_path)), Assistance(analyses=self.queue))
+        self.service = Service(Store(Path(db_path)), Assistance(analyses=self.queue), share=PAGE)
 
     def answer(self, method: str, path: str, query: str, body_text: str) -> str:
         """One request, its body as JSON text (empty for none); ``{"status", "body",
