@@ -87,7 +87,9 @@ def test_the_api_says_where_share_points(tmp_path: Path) -> None:
 def _play(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "freecell", "play", "--no-browser", "--db", str(tmp_path / "g.db"), *args],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 

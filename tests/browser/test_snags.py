@@ -10,9 +10,11 @@ Deal 617 (standard) starts with these exposed cards: JD KS KC 4H JC 6C JH QH.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+import pytest
 from player import Player
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 OPENING = ["7a", "7b", "7c", "b7", "1b", "71"]  # leaves the ace of spades exposed in column 7
 SELECTED = re.compile(r"\bselected\b")
@@ -191,3 +193,28 @@ def test_a_deal_lost_before_any_move_offers_a_new_one(player: Player) -> None:
     expect(player.toast()).not_to_contain_text("undo")
     losing.get_by_role("button", name="New deal").click()
     expect(page.locator("#new-dialog")).to_be_visible()
+
+
+SIZES = pytest.mark.parametrize(
+    "size", [{"width": 390, "height": 844}, {"width": 1366, "height": 768}], ids=["phone", "desktop"]
+)
+
+
+@SIZES
+def test_enter_in_a_confirmation_keeps_the_game(
+    open_page: Callable[..., Page], server: str, size: dict[str, int]
+) -> None:
+    """ "n" then Enter: the question has the safe answer focused, so nothing is abandoned."""
+    player = Player(open_page(viewport=size), server)
+    state = player.open(rules="standard", deal=617)
+    player.play(OPENING[:2])
+    page = player.page
+    page.keyboard.press("n")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    expect(page.get_by_role("button", name="Keep playing")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    expect(page.locator("#new-dialog")).to_be_hidden()
+    assert player.state(state["id"])["outcome"] == "playing"
+    assert player.state()["id"] == state["id"]
+    player.expect_moves(2)
