@@ -140,9 +140,11 @@ class Service:
         return answer
 
     def rewind(self, game_id: str) -> Json:
+        """Back to the last winnable position, as the solver found it: the game is assisted."""
         losing = self.assistance.losing_move(self._snapshot(game_id))
         if losing is None:
             raise NothingToUndoError("no move that lost a winnable game is known here")
+        self.games.note(game_id, "assist")
         for _ in range(losing["moves_back"]):
             self.games.act(game_id, "undo")
         return self._state(game_id)
