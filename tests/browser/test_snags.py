@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from player import Player
 from playwright.sync_api import Page, expect
 
+from freecell.notation import split_moves
+
 OPENING = ["7a", "7b", "7c", "b7", "1b", "71"]  # leaves the ace of spades exposed in column 7
 SELECTED = re.compile(r"\bselected\b")
+DATA = Path(__file__).parent / "data"
+JSON = {"Content-Type": "application/json"}  # a change of state is asked for in JSON
 
 
 def test_enter_in_the_deal_number_or_the_game_code_deals(player: Player) -> None:
@@ -218,3 +223,23 @@ def test_enter_in_a_confirmation_keeps_the_game(
     assert player.state(state["id"])["outcome"] == "playing"
     assert player.state()["id"] == state["id"]
     player.expect_moves(2)
+
+
+@SIZES
+def test_undo_at_the_limit_says_the_limit_is_reached(
+    open_page: Callable[..., Page], server: str, size: dict[str, int]
+) -> None:
+    """The phone app's rules take back the last 100 actions: past them, the page says so."""
+    player = Player(open_page(viewport=size), server)
+    played = split_moves((DATA / "deal617.solution").read_text())[:101]
+    state = player.open(rules="app", deal=617, moves=played)
+    for _ in range(100):
+        assert player.page.request.post(f"{server}/api/games/{state['id']}/undo", headers=JSON).ok
+    player.page.reload()
+    player.wait_for_table()
+    player.expect_moves(1)
+    expect(player.page.locator("#undo")).to_be_disabled()
+    player.page.keyboard.press("u")
+    expect(player.toast()).to_contain_text("the undo limit is reached")
+    expect(player.toast()).to_contain_text("takes back only the last 100 actions")
+    expect(player.toast()).not_to_contain_text("nothing to undo")
