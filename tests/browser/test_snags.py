@@ -243,3 +243,28 @@ def test_undo_at_the_limit_says_the_limit_is_reached(
     expect(player.toast()).to_contain_text("the undo limit is reached")
     expect(player.toast()).to_contain_text("takes back only the last 100 actions")
     expect(player.toast()).not_to_contain_text("nothing to undo")
+
+
+@SIZES
+def test_a_refused_game_code_is_no_longer_said_wrong_once_changed(
+    open_page: Callable[..., Page], server: str, size: dict[str, int]
+) -> None:
+    player = Player(open_page(viewport=size), server)
+    player.open(rules="standard", deal=2)
+    page = player.page
+    code = player.state()["code"]
+    page.locator("#new-game").click()
+    error = page.locator("#new-error")
+    page.locator("#new-code").fill("FC1-ST4-N00000K9A")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(error).to_contain_text("FC1-ST4-N00000K9A")
+    page.locator("#new-code").fill("FC1-ST4-N00000K9")  # mending it: the refusal spoke of the code that was
+    expect(error).to_have_text("")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(error).not_to_have_text("")
+    page.get_by_label("Deal number").check()  # another way to deal
+    expect(error).to_have_text("")
+    page.locator("#new-code").fill(code)
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(page.locator("#new-dialog")).to_be_hidden()
+    expect(page.locator("#game-code")).to_have_text(code)
