@@ -268,25 +268,22 @@ def test_a_typed_move_into_an_empty_column_carries_the_run_as_a_click_does(playe
     )
     state = player.open(rules="standard", board=board)
     assert state["columns"][7] == []
+
+    def clicked(card: str) -> None:
+        player.click_card(card)
+        player.heading("8").click()
+
     # Typed, a move into an empty column carries the run at once, as a click on its top
-    # card does: nothing waits for a count that may follow.
-    player.page.keyboard.type("18")
-    assert not player.page.locator("#typed").is_visible()
-    player.expect_moves(1)
-    assert player.column("8") == run
-    player.page.keyboard.press("u")
-    player.expect_moves(0)
-    player.click_card("9 of hearts")
-    player.heading("8").click()
-    player.expect_moves(1)
-    assert player.column("8") == run
-    player.page.keyboard.press("u")
-    player.expect_moves(0)
-    # A click on the bottom card alone carries that card alone.
-    player.click_card("7 of hearts")
-    player.heading("8").click()
-    player.expect_moves(1)
-    assert player.column("8") == ["7H"]
+    # card does: nothing waits for a count that may follow. A click on the bottom card
+    # alone carries that card alone.
+    for move, carried in [(lambda: player.page.keyboard.type("18"), run), (lambda: clicked("9 of hearts"), run),
+                          (lambda: clicked("7 of hearts"), ["7H"])]:
+        move()
+        assert not player.page.locator("#typed").is_visible()
+        player.expect_moves(1)
+        assert player.column("8") == carried
+        player.page.keyboard.press("u")
+        player.expect_moves(0)
 
 
 # Every element of the table, as a text: tag, classes (less the lit ones), attributes, the
