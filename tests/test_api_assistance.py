@@ -89,8 +89,10 @@ def test_a_losing_move_is_named_and_rewound(client: TestClient) -> None:
     hint = poll(client, f"/api/games/{gid}/hint")
     assert hint["move"] is None and hint["verdict"] == "not-winnable"
     assert hint["text"].startswith("This position can no longer be won: undo, or rewind")
+    assert not client.get(f"/api/games/{gid}").json()["assisted"]
     rewound = client.post(f"/api/games/{gid}/rewind").json()
     assert rewound["columns"] == start["columns"] and rewound["cells"] == start["cells"]
+    assert rewound["assisted"]  # the solver took the player back: its help, as a shown line is
     assert poll(client, f"/api/games/{gid}/analysis")["verdict"] == "winnable"
 
 

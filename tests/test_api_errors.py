@@ -43,9 +43,9 @@ def test_unknown_rules_bad_cells_bad_code_and_bad_deals_are_400(client: TestClie
 def test_board_errors_name_the_missing_and_duplicate_cards(client: TestClient) -> None:
     board = Deal(find_rules("standard"), 1).position().to_text()
     missing = board.replace(" JD", "", 1)
-    assert refused(client, {"rules": "standard", "board": missing}) == "1 card missing: JD"
+    assert refused(client, {"rules": "standard", "board": missing}) == "1 card missing: J♦"
     duplicate = board.replace("2D", "JD", 1)
-    assert refused(client, {"rules": "standard", "board": duplicate}).startswith("cards there more than once: JD")
+    assert refused(client, {"rules": "standard", "board": duplicate}).startswith("cards there more than once: J♦")
     assert "not a card" in refused(client, {"rules": "standard", "board": ": ZZ"})
 
 

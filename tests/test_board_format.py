@@ -63,19 +63,19 @@ def test_the_reader_accepts_what_other_tools_write() -> None:
 def test_full_boards_need_every_card_once() -> None:
     board = Deal(STANDARD, 1).position().to_text()
     missing = board.replace(" JD", "", 1)
-    with pytest.raises(InvalidPositionError, match=r"^1 card missing: JD$"):
+    with pytest.raises(InvalidPositionError, match=r"^1 card missing: J♦$"):
         parse_board(missing)
     assert parse_board(missing, partial=True).cards_home == 0  # partial boards only when asked
     duplicated = board.replace("Freecells: - - - -", "Freecells: JD - - -")
-    with pytest.raises(InvalidPositionError, match=r"^cards there more than once: JD$"):
+    with pytest.raises(InvalidPositionError, match=r"^cards there more than once: J♦$"):
         parse_board(duplicated)
-    with pytest.raises(InvalidPositionError, match="cards there more than once: JD"):
+    with pytest.raises(InvalidPositionError, match="cards there more than once: J♦"):
         parse_board(duplicated, partial=True)
     home_twice = board.replace("H-0", "H-2")
-    with pytest.raises(InvalidPositionError, match="cards there more than once: AH, 2H"):
+    with pytest.raises(InvalidPositionError, match="cards there more than once: A♥, 2♥"):
         parse_board(home_twice)
     two_short = board.replace(" JD", "", 1).replace(" 2D", "", 1)
-    with pytest.raises(InvalidPositionError, match="2 cards missing: 2D, JD"):
+    with pytest.raises(InvalidPositionError, match="2 cards missing: 2♦, J♦"):
         parse_board(two_short)
 
 
@@ -139,7 +139,7 @@ def test_far_too_many_cards_are_named_not_taken_for_decks() -> None:
     with pytest.raises(InvalidPositionError) as error:
         parse_board(": " + "AS " * 1000 + "\n", STANDARD)
     assert not isinstance(error.value, LayoutMismatchError)
-    assert str(error.value).startswith("cards there more than once: AS")
+    assert str(error.value).startswith("cards there more than once: A♠")
 
 
 def test_cells_beyond_the_rules_are_fine_while_they_are_empty() -> None:
@@ -157,7 +157,7 @@ def test_a_board_of_fewer_cells_or_columns_than_the_rules_fits() -> None:
 
 
 def test_check_cards_counts_the_foundations_too() -> None:
-    with pytest.raises(InvalidPositionError, match="more than once: 2S"):
+    with pytest.raises(InvalidPositionError, match="more than once: 2♠"):
         parse_board("Foundations: S-2\n: 2S\n", STANDARD, partial=True)
     eight_off = Deal(find_rules("eight-off"), 617).position()
     check_cards(eight_off, find_rules("eight-off"))
@@ -192,5 +192,5 @@ def test_a_card_written_in_place_of_another_names_both() -> None:
     board = Deal(STANDARD, 1).position().to_text()
     assert " KD" in board
     swapped = board.replace(" KD", " JD", 1)
-    with pytest.raises(InvalidPositionError, match=r"^cards there more than once: JD; 1 card missing: KD$"):
+    with pytest.raises(InvalidPositionError, match=r"^cards there more than once: J♦; 1 card missing: K♦$"):
         parse_board(swapped)

@@ -175,6 +175,6 @@ def test_lay_out_refuses_the_wrong_number_of_cards() -> None:
 
 
 def test_deals_name_themselves() -> None:
-    assert str(Deal(find_rules("app", cells=2), 617)) == "deal 617 (app, 2 cells)"
-    assert str(Deal(find_rules("standard"), 5, DealKind.SEED)) == "random deal 5 (standard, 4 cells)"
-    assert str(Deal(find_rules("app", cells=1), 6123)) == "deal 6123 (app, 1 cell)"
+    assert str(Deal(find_rules("app", cells=2), 617)) == "deal 617 (FreeCell with take-backs (phone app), 2 cells)"
+    assert str(Deal(find_rules("standard"), 5, DealKind.SEED)) == "random deal 5 (FreeCell, 4 cells)"
+    assert str(Deal(find_rules("app", cells=1), 6123)) == "deal 6123 (FreeCell with take-backs (phone app), 1 cell)"

@@ -283,6 +283,22 @@ def test_the_line_holds_every_move_from_the_start_beyond_the_undo_limit() -> Non
     assert game.line == []
 
 
+def test_undo_at_the_limit_says_the_limit_is_reached() -> None:
+    rules = find_rules("app")  # an undo limit of 100 actions
+    game = _game(": 9S\n: 8H\n: KD\n", rules)
+    with pytest.raises(NothingToUndoError, match=r"^there is nothing to undo$"):
+        game.undo()
+    for text in ["2a", "a2"] * 51:
+        game.play(text)
+    for _ in range(100):
+        game.undo()
+    assert game.moves_made == 2
+    with pytest.raises(NothingToUndoError, match=(
+        r"^the undo limit is reached: FreeCell with take-backs \(phone app\) takes back only the last 100 actions$"
+    )):
+        game.undo()
+
+
 # --- replay ----------------------------------------------------------------------------
 
 

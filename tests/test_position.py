@@ -123,7 +123,7 @@ def test_a_run_over_capacity_is_refused_with_the_capacity(name: str) -> None:
     position = _board(RUN_BOARD, rules)
     assert position.capacity(rules, to_empty_column=False) == 3
     assert _why(position, "12", rules) == (
-        "4 cards cannot move to another column: the capacity is 3 ((2 empty cells + 1) × 2^0)"
+        "4 cards cannot move to another column: the capacity is 3 (2 empty cells + 1)"
     )
     assert position.max_movable(0, 1, rules) == 0
     freed = _board(RUN_BOARD.replace("KC KD - -", "KC - - -"), rules)

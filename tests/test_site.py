@@ -444,6 +444,30 @@ def test_the_time_the_site_was_closed_is_kept_off_the_clock(tmp_path: Path) -> N
     assert elapsed() == 35
 
 
+def test_the_sites_rewind_marks_the_game_assisted(tmp_path: Path) -> None:
+    """Rewind in the static site's worker, its solver's job solved as the page's worker does."""
+    from freecell.web.worker import Api, solve_job
+
+    api = Api(str(tmp_path / "games.sqlite"))
+
+    def answer(method: str, path: str, body: object = None) -> Any:
+        reply = json.loads(api.answer(method, path, "", "" if body is None else json.dumps(body)))
+        return reply["body"]
+
+    # With one cell, deal 2 is winnable, and parking column 2's card in the cell loses it.
+    game = f"/api/games/{answer('POST', '/api/games', {'rules': 'standard', 'cells': 1, 'deal': 2})['id']}"
+    answer("POST", f"{game}/moves", {"move": "2a"})
+    for _ in range(20):  # the position now, then the one before it, until the losing move is known
+        if answer("GET", f"{game}/analysis")["losing_move"] is not None:
+            break
+        job = api.next_job()
+        assert job is not None
+        api.solved(json.loads(job)["job"], solve_job(job))
+    assert not answer("GET", game)["assisted"]
+    rewound = answer("POST", f"{game}/rewind")
+    assert rewound["moves"] == 0 and rewound["assisted"]
+
+
 def unknown_in_play(queue: QueuedAnalysis, owner: str, position: Position) -> None:
     """Ask ``queue`` about ``position`` (standard rules) for ``owner`` and solve its job, as
     the page's solver worker would: its in-play search must leave it unknown."""

@@ -168,6 +168,16 @@ def test_stats_list_every_preset_and_exports_agree(store: Store) -> None:
     assert "app,1,0,1,0,0,,,0,0" in lines
 
 
+def test_the_best_time_is_kept_to_the_tenth_of_a_second(store: Store) -> None:
+    """A clock's float (83.45678901234567 s) is written as the state's elapsed_seconds is."""
+    with store.writing() as writer:
+        writer.add_game(record())
+        writer.add_result(Result("g1", "standard", "won", 83.45678901234567, 100, 10.0))
+    assert store.stats()[0].best_seconds == 83.5
+    assert store.export_csv().splitlines()[1] == "standard,1,1,0,1,1,83.5,100,0,0"
+    assert json.loads(store.export_json())[0]["best_seconds"] == 83.5
+
+
 def test_assisted_games_count_apart_from_wins_streaks_and_records() -> None:
     results = [
         result("won", 300, 120), result("won", 19, 80), result("won", 200, 110), result("lost"), result("won", 250, 95),

@@ -27,6 +27,7 @@ from freecell.cards import (
     SUIT_LETTERS,
     Card,
     InvalidCardError,
+    card_label,
     card_name,
     make_card,
     parse_card,
@@ -237,11 +238,11 @@ def check_cards(position: Position, rules: Rules, *, partial: bool = False) -> N
     problems = []
     too_many = sorted(card for card, n in counts.items() if n > copies)
     if too_many:
-        names = ", ".join(card_name(card) for card in too_many)
+        names = ", ".join(card_label(card) for card in too_many)
         problems.append(f"cards there more than {_times(copies)}: {names}")
     missing = [] if partial else sorted(card for card in range(52) for _ in range(copies - counts[card]))
     if missing:
-        names = ", ".join(card_name(card) for card in missing)
+        names = ", ".join(card_label(card) for card in missing)
         problems.append(f"{len(missing)} card{'s' if len(missing) > 1 else ''} missing: {names}")
     if problems:
         raise InvalidPositionError("; ".join(problems))

@@ -72,7 +72,7 @@ def _splitmix64(state: int) -> tuple[int, int]:
 def shuffled_order(seed: int, decks: int = 1) -> list[Card]:
     """Our shuffle: ``decks`` decks in dealing order, from a 64-bit ``seed``."""
     if not 0 <= seed <= MAX_SEED:
-        raise InvalidDealError(f"seed {seed} is out of range 0 to 2^64 - 1")
+        raise InvalidDealError(f"seed {seed} is out of range 0 to {MAX_SEED:,}")
     deck = full_deck(decks)
     state = seed
     for i in range(len(deck) - 1, 0, -1):
@@ -118,7 +118,7 @@ class Deal:
         if self.kind is DealKind.NUMBER and not 1 <= self.number <= MAX_DEAL:
             raise InvalidDealError(f"deal {self.number} is out of range: deals run from 1 to {MAX_DEAL:,}")
         if self.kind is DealKind.SEED and not 0 <= self.number <= MAX_SEED:
-            raise InvalidDealError(f"seed {self.number} is out of range 0 to 2^64 - 1")
+            raise InvalidDealError(f"seed {self.number} is out of range 0 to {MAX_SEED:,}")
 
     def order(self) -> list[Card]:
         if self.kind is DealKind.NUMBER and self.rules.dealer is Dealer.MICROSOFT:
@@ -139,9 +139,14 @@ class Deal:
 
         return decode_game_code(code)
 
+    @property
+    def name(self) -> str:
+        """The deal alone, as players say it: ``deal 617``, ``random deal 5``."""
+        return f"deal {self.number}" if self.kind is DealKind.NUMBER else f"random deal {self.number}"
+
     def __str__(self) -> str:
-        what = f"deal {self.number}" if self.kind is DealKind.NUMBER else f"random deal {self.number}"
-        return f"{what} ({self.rules.name}, {cells_text(self.rules.cells)})"
+        """The deal with its rules in words: ``deal 617 (Baker's Game, 4 cells)``."""
+        return f"{self.name} ({self.rules.title}, {cells_text(self.rules.cells)})"
 
 
 def parse_deal_number(text: str) -> int:

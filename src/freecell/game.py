@@ -172,13 +172,23 @@ class Game:
         """Take back the last action. Raises :class:`NothingToUndoError` at the start or
         at the ruleset's undo limit."""
         if not self.history:
-            raise NothingToUndoError("there is nothing to undo")
+            raise self.nothing_to_undo()
         action = self.history.pop()
         self.position, self.score, self.scored_cards = action.before, action.score_before, action.scored_before
         self.moves_made -= 1
         del self.line[len(self.line) - len(action.notation):]
         self.redo_stack.append(action)
         return action
+
+    def nothing_to_undo(self) -> NothingToUndoError:
+        """The refusal of an undo with no action left to take back: at the start, or at
+        the ruleset's undo limit, which it names."""
+        limit = self.rules.undo_limit
+        if limit is not None and self.moves_made > 0:
+            return NothingToUndoError(
+                f"the undo limit is reached: {self.rules.title} takes back only the last {limit} actions"
+            )
+        return NothingToUndoError("there is nothing to undo")
 
     def redo(self) -> Action:
         """Play again the last action undone."""

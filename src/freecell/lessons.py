@@ -159,28 +159,28 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         steps=(
             Step(
                 "In a column, a card goes on a card one rank higher of the other colour. "
-                "Move the JC from column 3 onto the QH in column 1.",
+                "Move the J♣ from column 3 onto the Q♥ in column 1.",
                 "JC", "1",
-                "This step builds column 1: the black JC goes on the red QH.",
+                "This step builds column 1: the black J♣ goes on the red Q♥.",
             ),
             Step(
-                "Now move the TD from column 5 onto the JC: a red ten on a black jack.",
+                "Now move the 10♦ from column 5 onto the J♣: a red ten on a black jack.",
                 "TD", "1",
-                "Put the TD on the JC in column 1 to keep building it down.",
+                "Put the 10♦ on the J♣ in column 1 to keep building it down.",
             ),
             Step(
-                "The 7H needs a black eight. The 8S in column 2 lies under the 4C. An empty "
-                "column takes any card: move the 4C into an empty column.",
+                "The 7♥ needs a black eight. The 8♠ in column 2 lies under the 4♣. An empty "
+                "column takes any card: move the 4♣ into an empty column.",
                 "4C", "empty",
-                "Uncover the 8S first: the 4C goes into an empty column.",
+                "Uncover the 8♠ first: the 4♣ goes into an empty column.",
             ),
             Step(
-                "The 8S is exposed. Move the 7H from column 4 onto it.",
+                "The 8♠ is exposed. Move the 7♥ from column 4 onto it.",
                 "7H", "2",
-                "The 7H goes on the 8S in column 2: red on black, one rank lower.",
+                "The 7♥ goes on the 8♠ in column 2: red on black, one rank lower.",
             ),
         ),
-        done="Done: column 1 runs KS QH JC TD and column 2 runs 8S 7H, each built down in alternate colours.",
+        done="Done: column 1 runs K♠ Q♥ J♣ 10♦ and column 2 runs 8♠ 7♥, each built down in alternate colours.",
     ),
     Lesson(
         id="free-cells",
@@ -199,25 +199,25 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         """,
         steps=(
             Step(
-                "The 9C in column 1 could go on the TH, but the 4H lies on it and no black five "
-                "is free to take the 4H. Put the 4H in a free cell: a cell holds any one card.",
+                "The 9♣ in column 1 could go on the 10♥, but the 4♥ lies on it and no black five "
+                "is free to take the 4♥. Put the 4♥ in a free cell: a cell holds any one card.",
                 "4H", "cell",
-                "Free the 9C first: put the 4H in a free cell.",
+                "Free the 9♣ first: put the 4♥ in a free cell.",
             ),
             Step(
-                "The 9C is exposed: move it onto the TH in column 2.",
+                "The 9♣ is exposed: move it onto the 10♥ in column 2.",
                 "9C", "2",
-                "Move the 9C onto the TH: a black nine on a red ten.",
+                "Move the 9♣ onto the 10♥: a black nine on a red ten.",
             ),
             Step(
-                "The 8D can follow: move it from column 3 onto the 9C.",
+                "The 8♦ can follow: move it from column 3 onto the 9♣.",
                 "8D", "2",
-                "Move the 8D onto the 9C in column 2, which uncovers the 5S.",
+                "Move the 8♦ onto the 9♣ in column 2, which uncovers the 5♠.",
             ),
             Step(
-                "A cell is for a short stay. Bring the 4H back from its cell onto the 5S in column 3.",
+                "A cell is for a short stay. Bring the 4♥ back from its cell onto the 5♠ in column 3.",
                 "4H", "3",
-                "Empty the cell again: the 4H goes on the 5S in column 3.",
+                "Empty the cell again: the 4♥ goes on the 5♠ in column 3.",
             ),
         ),
         done="Done: the cell is empty again. Keep cells free: they are your room to move.",
@@ -233,29 +233,29 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         """,
         steps=(
             Step(
-                "Aces start the foundations. Send the AH in column 1 home (type 1h, or double-click it).",
+                "Aces start the foundations. Send the A♥ in column 1 home (type 1h, or double-click it).",
                 "AH", "h",
-                "Start with the AH: it is exposed in column 1 and may go home now.",
+                "Start with the A♥: it is exposed in column 1 and may go home now.",
             ),
             Step(
-                "Send the AC in column 2 home too.",
+                "Send the A♣ in column 2 home too.",
                 "AC", "h",
-                "The AC is exposed in column 2: send it home.",
+                "The A♣ is exposed in column 2: send it home.",
             ),
             Step(
-                "The 2C is exposed now, and the AC is home: send the 2C home on it.",
+                "The 2♣ is exposed now, and the A♣ is home: send the 2♣ home on it.",
                 "2C", "h",
-                "A card goes home when the card one rank lower of its suit is there: send the 2C home.",
+                "A card goes home when the card one rank lower of its suit is there: send the 2♣ home.",
             ),
             Step(
-                "The 3C follows the 2C: send it home.",
+                "The 3♣ follows the 2♣: send it home.",
                 "3C", "h",
-                "The 3C may go home now, on the 2C.",
+                "The 3♣ may go home now, on the 2♣.",
             ),
             Step(
-                "Last, send the 2H home on the AH.",
+                "Last, send the 2♥ home on the A♥.",
                 "2H", "h",
-                "Only the 2H is left: send it home.",
+                "Only the 2♥ is left: send it home.",
             ),
         ),
         done="Done: every card is home. A full game is won the same way, each suit from ace to king.",
@@ -263,7 +263,8 @@ LESSONS: Final[tuple[Lesson, ...]] = (
     Lesson(
         id="runs",
         title="Moving a run",
-        summary="An ordered run moves as one if it fits the capacity: (empty cells + 1) × 2^(empty columns).",
+        summary="An ordered run moves as one if it fits the capacity: (empty cells + 1) cards, "
+        "doubled for each empty column.",
         board="""
             Freecells: KD JD - -
             : 9D 8S 7H 6C
@@ -277,39 +278,40 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         """,
         steps=(
             Step(
-                "The run 9D 8S 7H 6C in column 1 would fit on the TC in column 2, but it is four cards. "
-                "With 2 empty cells and no empty column you may move (2 + 1) × 2^0 = 3 cards: try it, "
-                "and the move is refused. Make room first: send the AS in column 3 home, which empties "
+                "The run 9♦ 8♠ 7♥ 6♣ in column 1 would fit on the 10♣ in column 2, but it is four cards. "
+                "With 2 empty cells and no empty column you may move 2 + 1 = 3 cards: try it, "
+                "and the move is refused. Make room first: send the A♠ in column 3 home, which empties "
                 "column 3.",
                 "AS", "h",
-                "Empty column 3 first by sending the AS home: an empty column doubles the capacity.",
+                "Empty column 3 first by sending the A♠ home: an empty column doubles the capacity.",
             ),
             Step(
-                "Column 3 is empty, so the capacity is now (2 + 1) × 2^1 = 6 cards. Move the four "
-                "cards 9D 8S 7H 6C onto the TC in column 2.",
+                "Column 3 is empty, so the capacity is now (2 + 1) × 2 = 6 cards. Move the four "
+                "cards 9♦ 8♠ 7♥ 6♣ onto the 10♣ in column 2.",
                 "9D", "2",
-                "Move the whole run from the 9D onto the TC in column 2.",
+                "Move the whole run from the 9♦ onto the 10♣ in column 2.",
             ),
             Step(
-                "A king fills an empty column well. Move the KD from its cell into an empty column.",
+                "A king fills an empty column well. Move the K♦ from its cell into an empty column.",
                 "KD", "empty",
-                "Put the KD from its cell into an empty column: that frees a cell.",
+                "Put the K♦ from its cell into an empty column: that frees a cell.",
             ),
             Step(
                 "Now 3 cells are empty and one column. Into an empty column, that column is the "
-                "target and gives no room: the capacity is (3 + 1) × 2^0 = 4, so the five cards from "
-                "the TC are too many (try it). Move the four cards from the 9D into the empty column.",
+                "target and gives no room: the capacity is 3 + 1 = 4, so the five cards from "
+                "the 10♣ are too many (try it). Move the four cards from the 9♦ into the empty column.",
                 "9D", "empty",
-                "Move the four cards from the 9D into the empty column.",
+                "Move the four cards from the 9♦ into the empty column.",
             ),
         ),
-        done="Done: a run moves as one when it fits (empty cells + 1) × 2^(empty columns); "
+        done="Done: a run moves as one when it fits (empty cells + 1) cards, doubled for each empty column; "
         "an empty target column does not count.",
     ),
     Lesson(
         id="take-back",
         title="Taking a card back",
-        summary="In Cardems (and the 001 app) the top card of a foundation may come back into play.",
+        summary="In Cardems (and FreeCell with take-backs, the phone app) the top card of a foundation "
+        "may come back into play.",
         board="""
             Foundations: H-0 C-0 D-0 S-6
             Freecells: KC KD KH KS
@@ -324,19 +326,19 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         """,
         steps=(
             Step(
-                "The 5H in column 2 needs a black six, and the only one, the 6S, is on its foundation. "
-                "Under these rules a foundation card may come back: move the 6S onto the 7H in column 1 "
+                "The 5♥ in column 2 needs a black six, and the only one, the 6♠, is on its foundation. "
+                "Under these rules a foundation card may come back: move the 6♠ onto the 7♥ in column 1 "
                 "(type hs1). In Cardems it costs 15 points, and the score never goes below zero.",
                 "6S", "1",
-                "Bring the 6S back from its foundation onto the 7H in column 1.",
+                "Bring the 6♠ back from its foundation onto the 7♥ in column 1.",
             ),
             Step(
-                "Now move the 5H from column 2 onto the 6S.",
+                "Now move the 5♥ from column 2 onto the 6♠.",
                 "5H", "1",
-                "Move the 5H onto the 6S in column 1.",
+                "Move the 5♥ onto the 6♠ in column 1.",
             ),
         ),
-        done="Done: column 1 runs 7H 6S 5H. In standard FreeCell the foundations are one-way; "
+        done="Done: column 1 runs 7♥ 6♠ 5♥. In standard FreeCell the foundations are one-way; "
         "take-backs belong to the presets that allow them.",
         rules=PRESETS["cardems"],
     ),

@@ -367,7 +367,11 @@ class Position:
         columns = self.empty_columns - (1 if to_empty else 0)
         if rules.empty_columns is not EmptyColumns.ANY_CARD:
             columns = 0
-        return f"({self.empty_cells} empty cells + 1) × 2^{max(columns, 0)}"
+        cells = "1 empty cell" if self.empty_cells == 1 else f"{self.empty_cells} empty cells"
+        if columns <= 0:
+            return f"{cells} + 1"
+        doubled = "1 empty column" if columns == 1 else f"each of {columns} empty columns"
+        return f"{cells} + 1, doubled for {doubled}"
 
     # --- making moves -------------------------------------------------------------------
 

@@ -185,8 +185,8 @@ PRESETS: Final[dict[str, Rules]] = {
         Rules(
             name="standard",
             title="FreeCell",
-            description="FreeCell: 8 columns, 4 cells, alternate colours, runs up to "
-            "(empty cells + 1) × 2^(empty columns), one-way foundations",
+            description="FreeCell: 8 columns, 4 cells, alternate colours, runs of up to "
+            "(empty cells + 1) cards, doubled for each empty column, one-way foundations",
             cell_options=(4, 3, 2, 1, 0),
             source="000, 002",
             code="ST",
@@ -243,9 +243,9 @@ PRESETS: Final[dict[str, Rules]] = {
         ),
         Rules(
             name="app",
-            title="FreeCell Solitaire app",
-            description="The 001 app: 4, 2 or 1 cells, foundation cards may return to the "
-            "tableau, undo of 100 actions, +10 home, +5 cell to tableau",
+            title="FreeCell with take-backs (phone app)",
+            description="FreeCell as the phone app plays it: 4, 2 or 1 cells, foundation cards "
+            "may return to the tableau, undo of 100 actions, +10 home, +5 cell to tableau",
             foundation_return=FoundationReturn.TO_TABLEAU,
             tap_sends_home=True,
             scoring=_APP_SCORING,
@@ -256,8 +256,8 @@ PRESETS: Final[dict[str, Rules]] = {
         ),
         Rules(
             name="cardems",
-            title="Cardems FreeCell",
-            description="Cardems (003): foundation cards may return to a cell or the "
+            title="Cardems",
+            description="Cardems: foundation cards may return to a cell or the "
             "tableau (-15), +10 for each card sent home",
             foundation_return=FoundationReturn.TO_TABLEAU_OR_CELL,
             scoring=_CARDEMS_SCORING,

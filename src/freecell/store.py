@@ -174,7 +174,8 @@ class PresetStats:
     """The statistics of one preset. ``played``, ``won``, ``lost``, the streaks and the
     records leave out assisted games, counted in ``assisted``; ``lost`` counts abandoned
     games too; best time and fewest moves are over won games (None before the first
-    win); ``hints`` is the number of hints shown in the games counted."""
+    win; the best time in seconds to the tenth); ``hints`` is the number of hints shown in
+    the games counted."""
 
     rules: str
     played: int
@@ -429,7 +430,8 @@ def preset_stats(rules: str, results: list[Result]) -> PresetStats:
         lost=len(results) - len(wins),
         current_streak=streak,
         best_streak=best,
-        best_seconds=min((r.seconds for r in wins), default=None),
+        # to the tenth, as the state's elapsed_seconds: a clock's float says more than it knows
+        best_seconds=None if not wins else round(min(r.seconds for r in wins), 1),
         fewest_moves=min((r.moves for r in wins), default=None),
         assisted=len(assisted),
         hints=sum(r.hints for r in results),

@@ -258,7 +258,7 @@ def test_under_strict_rules_a_run_is_played_card_by_card(player: Player) -> None
     player.expect_moves(len(OPENING[:5]) + 2)
 
 
-def test_a_typed_count_moves_a_run_into_an_empty_column(player: Player) -> None:
+def test_a_typed_move_into_an_empty_column_carries_the_run_as_a_click_does(player: Player) -> None:
     cards = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
     run = ["9H", "8S", "7H"]
     rest = [card for card in cards if card not in run]
@@ -268,16 +268,22 @@ def test_a_typed_count_moves_a_run_into_an_empty_column(player: Player) -> None:
     )
     state = player.open(rules="standard", board=board)
     assert state["columns"][7] == []
-    player.type_move("18v3")
-    player.expect_moves(1)
-    assert player.column("8") == run
-    player.page.keyboard.press("u")
-    player.expect_moves(0)
-    # Without a count, a move into an empty column carries one card, once typing pauses.
-    player.page.keyboard.type("18")
-    expect(player.page.locator("#typed")).to_have_text("Move: 18")
-    player.expect_moves(1)
-    assert player.column("8") == ["7H"]
+
+    def clicked(card: str) -> None:
+        player.click_card(card)
+        player.heading("8").click()
+
+    # Typed, a move into an empty column carries the run at once, as a click on its top
+    # card does: nothing waits for a count that may follow. A click on the bottom card
+    # alone carries that card alone.
+    for move, carried in [(lambda: player.page.keyboard.type("18"), run), (lambda: clicked("9 of hearts"), run),
+                          (lambda: clicked("7 of hearts"), ["7H"])]:
+        move()
+        assert not player.page.locator("#typed").is_visible()
+        player.expect_moves(1)
+        assert player.column("8") == carried
+        player.page.keyboard.press("u")
+        player.expect_moves(0)
 
 
 # Every element of the table, as a text: tag, classes (less the lit ones), attributes, the

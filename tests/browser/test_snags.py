@@ -10,12 +10,19 @@ Deal 617 (standard) starts with these exposed cards: JD KS KC 4H JC 6C JH QH.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 
+import pytest
 from player import Player
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
+
+from freecell.notation import split_moves
 
 OPENING = ["7a", "7b", "7c", "b7", "1b", "71"]  # leaves the ace of spades exposed in column 7
 SELECTED = re.compile(r"\bselected\b")
+DATA = Path(__file__).parent / "data"
+JSON = {"Content-Type": "application/json"}  # a change of state is asked for in JSON
 
 
 def test_enter_in_the_deal_number_or_the_game_code_deals(player: Player) -> None:
@@ -25,7 +32,7 @@ def test_enter_in_the_deal_number_or_the_game_code_deals(player: Player) -> None
     page.locator("#new-number").fill("617")
     page.locator("#new-number").press("Enter")
     expect(page.locator("#new-dialog")).to_be_hidden()
-    expect(page.locator("#deal-label")).to_contain_text("deal 617 ")
+    expect(page.locator("#deal-label")).to_contain_text("deal 617,")
     code = player.state()["code"]
     player.open(rules="standard", deal=2)
     page.locator("#new-game").click()
@@ -118,7 +125,7 @@ def test_safe_cards_go_home_by_themselves_once_the_player_asks(player: Player) -
     page.get_by_role("button", name="Leave it").click()
     page.locator("#new-number").fill("1")
     page.get_by_role("button", name="Deal", exact=True).click()
-    expect(page.locator("#deal-label")).to_contain_text("deal 1 ")
+    expect(page.locator("#deal-label")).to_contain_text("deal 1,")
     assert player.state()["auto_home"] is True
 
 
@@ -137,7 +144,7 @@ def test_a_toast_goes_once_the_table_changes(player: Player) -> None:
     page.get_by_role("button", name="Leave it").click()
     page.locator("#new-number").fill("5")
     page.locator("#new-number").press("Enter")
-    expect(page.locator("#deal-label")).to_contain_text("deal 5 ")
+    expect(page.locator("#deal-label")).to_contain_text("deal 5,")
     expect(toast).to_be_hidden()
 
 
@@ -191,3 +198,73 @@ def test_a_deal_lost_before_any_move_offers_a_new_one(player: Player) -> None:
     expect(player.toast()).not_to_contain_text("undo")
     losing.get_by_role("button", name="New deal").click()
     expect(page.locator("#new-dialog")).to_be_visible()
+
+
+SIZES = pytest.mark.parametrize(
+    "size", [{"width": 390, "height": 844}, {"width": 1366, "height": 768}], ids=["phone", "desktop"]
+)
+
+
+@SIZES
+def test_enter_in_a_confirmation_keeps_the_game(
+    open_page: Callable[..., Page], server: str, size: dict[str, int]
+) -> None:
+    """ "n" then Enter: the question has the safe answer focused, so nothing is abandoned."""
+    player = Player(open_page(viewport=size), server)
+    state = player.open(rules="standard", deal=617)
+    player.play(OPENING[:2])
+    page = player.page
+    page.keyboard.press("n")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    expect(page.get_by_role("button", name="Keep playing")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    expect(page.locator("#new-dialog")).to_be_hidden()
+    assert player.state(state["id"])["outcome"] == "playing"
+    assert player.state()["id"] == state["id"]
+    player.expect_moves(2)
+
+
+@SIZES
+def test_undo_at_the_limit_says_the_limit_is_reached(
+    open_page: Callable[..., Page], server: str, size: dict[str, int]
+) -> None:
+    """The phone app's rules take back the last 100 actions: past them, the page says so."""
+    player = Player(open_page(viewport=size), server)
+    played = split_moves((DATA / "deal617.solution").read_text())[:101]
+    state = player.open(rules="app", deal=617, moves=played)
+    for _ in range(100):
+        assert player.page.request.post(f"{server}/api/games/{state['id']}/undo", headers=JSON).ok
+    player.page.reload()
+    player.wait_for_table()
+    player.expect_moves(1)
+    expect(player.page.locator("#undo")).to_be_disabled()
+    player.page.keyboard.press("u")
+    expect(player.toast()).to_contain_text("the undo limit is reached")
+    expect(player.toast()).to_contain_text("takes back only the last 100 actions")
+    expect(player.toast()).not_to_contain_text("nothing to undo")
+
+
+@SIZES
+def test_a_refused_game_code_is_no_longer_said_wrong_once_changed(
+    open_page: Callable[..., Page], server: str, size: dict[str, int]
+) -> None:
+    player = Player(open_page(viewport=size), server)
+    player.open(rules="standard", deal=2)
+    page = player.page
+    code = player.state()["code"]
+    page.locator("#new-game").click()
+    error = page.locator("#new-error")
+    page.locator("#new-code").fill("FC1-ST4-N00000K9A")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(error).to_contain_text("FC1-ST4-N00000K9A")
+    page.locator("#new-code").fill("FC1-ST4-N00000K9")  # mending it: the refusal spoke of the code that was
+    expect(error).to_have_text("")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(error).not_to_have_text("")
+    page.get_by_label("Deal number").check()  # another way to deal
+    expect(error).to_have_text("")
+    page.locator("#new-code").fill(code)
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(page.locator("#new-dialog")).to_be_hidden()
+    expect(page.locator("#game-code")).to_have_text(code)

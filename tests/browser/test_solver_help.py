@@ -204,7 +204,7 @@ def test_a_board_with_a_card_twice_is_refused_and_the_game_goes_on(player: Playe
     assert twice != board
     paste_board(player, twice)
     error = player.page.locator("#new-error")
-    expect(error).to_contain_text("7D")
+    expect(error).to_contain_text("7♦")
     expect(player.page.locator("#new-dialog")).to_be_visible()
     player.page.locator("#new-dialog").get_by_role("button", name="Cancel").click()
     assert player.state()["id"] == state["id"]

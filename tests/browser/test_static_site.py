@@ -346,4 +346,38 @@ def test_the_sites_daily_deal_is_the_servers(
         expect(page.locator("#game-code")).to_have_text(served_daily["code"])
     finally:
         context.close()
+def test_share_on_the_site_gives_its_own_address_which_another_browser_opens(
+    browser: Browser, site_page: Page, site_url: str
+) -> None:
+    """At a desktop's size, Share gives the site's address with ``?code=`` (and the moves);
+    a phone with nothing stored opens it and gets the same table."""
+    page = site_page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{site_url}?code={CODE}")
+    wait_for_table(page)
+    player = Player(page, site_url)
+    player.play(["7a", "7b", "7c"])
+    page.locator("#share").click()
+    link = page.locator("#share-link")
+    expect(link).to_have_value(f"{site_url}?code={CODE}")
+    expect(page.locator("#share-note")).to_have_text(
+        "Anyone who opens this link plays the same deal, under the same rules."
+    )
+    page.get_by_label("With the moves played so far").check()
+    expect(link).to_have_value(f"{site_url}?code={CODE}&moves=7a%2C7b%2C7c")
+    page.locator("#share-copy").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == link.input_value()
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    try:
+        other = phone.new_page()
+        other.on("pageerror", lambda error: errors.append(str(error)))
+        other.goto(copied)
+        wait_for_table(other)
+        expect(other.locator("#moves")).to_have_text("3")
+        expect(other.locator("#game-code")).to_have_text(CODE)
+        assert Player(other, site_url).table() == player.table()
+    finally:
+        phone.close()
     assert not errors, f"the page raised: {errors}"

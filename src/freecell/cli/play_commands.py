@@ -56,6 +56,11 @@ def _terminated(signum: int, frame: object) -> None:
 )
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
 @click.option(
+    "--site-url", default=None, metavar="URL",
+    help="The address of a published copy of the static site (freecell site): Share then gives links to it "
+    "(URL?code=…), which anyone can open.",
+)
+@click.option(
     "--hint-limit", default=HINT_LIMIT_TEXT, show_default=True,
     help="The limit of each search behind hints and the verdict: time, positions, memory.",
 )
@@ -65,15 +70,23 @@ def _terminated(signum: int, frame: object) -> None:
 )
 @_db_option
 def play_command(
-    port: int, host: str, token: str | None, no_browser: bool, hint_limit: str, longer_limit: str, db: Path | None
+    port: int, host: str, token: str | None, no_browser: bool, site_url: str | None, hint_limit: str,
+    longer_limit: str, db: Path | None,
 ) -> None:
     """Serve the game on this machine and open it in the browser.
 
     Only the printed address, which carries a token, gets in."""
     limits = resolve_limit(hint_limit), None if longer_limit.strip().lower() == "none" else resolve_limit(longer_limit)
+    if site_url is not None:
+        from freecell.web.share_target import InvalidSiteUrlError, check_site_url
+
+        try:
+            site_url = check_site_url(site_url)
+        except InvalidSiteUrlError as error:
+            fail(f"--site-url: {error}")
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        stopped_by = _serve(port, host, token, no_browser, db, limits)
+        stopped_by = _serve(port, host, token, no_browser, db, limits, site_url)
     except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down and passes the signal on
         stopped_by = signal.SIGINT
     except _Terminated:
@@ -87,7 +100,7 @@ def play_command(
 
 def _serve(
     port: int, host: str, token: str | None, no_browser: bool, db: Path | None,
-    limits: tuple[SearchLimit, SearchLimit | None],
+    limits: tuple[SearchLimit, SearchLimit | None], site_url: str | None,
 ) -> int | None:
     """Serve until a signal stops the server; the signal, if it returns at all."""
     import uvicorn
@@ -104,7 +117,7 @@ def _serve(
                 self.stopped_by = sig
             super().handle_exit(sig, frame)
 
-    from freecell.cli.sharing import announcement, served_addresses, tokened_url
+    from freecell.cli.sharing import announcement, served_addresses, share_target, tokened_url
     from freecell.web.app import create_app
     from freecell.web.assistance import Assistance
     from freecell.web.connections import IDLE_SECONDS, guarded_protocol
@@ -117,17 +130,18 @@ def _serve(
         return None
     path = db or default_path()
     addresses = served_addresses(host)
+    try:  # first, for Share needs the port
+        sock = listening_socket(host, port)
+    except OSError as error:
+        fail(f"cannot listen on {host}:{port}: {error.strerror}")
+    share = share_target(host, addresses, sock.getsockname()[1], site_url)
     try:
         assistance = Assistance(limit=limits[0], longer=limits[1])
-        app = create_app(path, token=token, allowed_hosts=[host, *addresses], assistance=assistance)
+        app = create_app(path, token=token, allowed_hosts=[host, *addresses], assistance=assistance, share=share)
     except StoreError as error:  # another kind of file, damaged, newer: it names the file
         fail(str(error))
     except Exception as error:  # the store could not be opened: say where and why
         fail(f"cannot open the game store {path}: {error}")
-    try:
-        sock = listening_socket(host, port)
-    except OSError as error:
-        fail(f"cannot listen on {host}:{port}: {error.strerror}")
     url = tokened_url(addresses[0], sock.getsockname()[1], token)
     # Everything made so far (the libraries, the app: some 60,000 objects) lives as long as
     # the server; out of the cyclic collector's sight, a full collection no longer goes

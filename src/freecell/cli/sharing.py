@@ -12,6 +12,7 @@ from typing import Final
 import segno
 
 from freecell.web.security import LOOPBACK_NAMES, host_name
+from freecell.web.share_target import CODE, ShareMode, ShareTarget
 
 WARNING: Final = "Warning: anyone on the network who has this address can play and read your games."
 # Addresses kept for documentation: connecting a UDP socket to one sends nothing, but tells
@@ -55,6 +56,20 @@ def machine_addresses(family: socket.AddressFamily) -> list[str]:
 def tokened_url(host: str, port: int, token: str) -> str:
     """The address a player opens: ``http://HOST:PORT/?token=TOKEN``."""
     return f"http://{host_name(host)}:{port}/?token={token}"
+
+
+def share_target(host: str, addresses: list[str], port: int, site_url: str | None) -> ShareTarget:
+    """Where the Share panel of a server bound to ``host``, serving at ``addresses`` (see
+    :func:`served_addresses`) on ``port``, points: the published site ``site_url`` if
+    given; else, as :func:`announcement` offers a phone, the first address another device
+    reaches (``host`` itself when named); else nowhere: the game code is shared instead."""
+    if site_url is not None:
+        return ShareTarget(ShareMode.SITE, site_url)
+    if is_local(host):
+        return CODE
+    named = [] if host in ("0.0.0.0", "::", "") else [host]
+    remote = [address for address in addresses if not _loopback(address)] or named
+    return ShareTarget(ShareMode.NETWORK, f"http://{host_name(remote[0])}:{port}/") if remote else CODE
 
 
 def qr_code(url: str) -> segno.QRCode:

@@ -202,6 +202,9 @@ ENDPOINTS: Final = (
              query=(Field("empty_cells", int, None, least=0, most=16),
                     Field("empty_columns", int, None, least=0, most=16)),
              refusals=(400, 404)),
+    Endpoint("sharing", "GET", "/api/sharing",
+             "Where Share points: the page's own address, a published site, this server on the network "
+             "(with its token), or only the game code to type.", answer="Sharing"),
     Endpoint("current", "GET", "/api/current",
              'The game a reloaded page continues: ``{"id": null}`` before the first game.', answer="CurrentGame"),
     Endpoint("stats", "GET", "/api/stats",

@@ -43,6 +43,7 @@ from freecell.web.assistance import Assistance
 from freecell.web.security import Guard, check_token
 from freecell.web.service import Service
 from freecell.web.service_worker import worker_script
+from freecell.web.share_target import CODE, ShareTarget
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 64 * 1024
@@ -223,7 +224,8 @@ def api_router(service: Service) -> APIRouter:
 
 
 def create_app(
-    db_path: Path | None = None, *, token: str, allowed_hosts: Iterable[str] = (), assistance: Assistance | None = None
+    db_path: Path | None = None, *, token: str, allowed_hosts: Iterable[str] = (), assistance: Assistance | None = None,
+    share: ShareTarget = CODE,
 ) -> FastAPI:
     """The app, storing its games in ``db_path`` (default: the user's data directory),
     with the solver's help from ``assistance`` (default: its own, started on first use).
@@ -233,9 +235,10 @@ def create_app(
     Only requests with ``token`` get in, addressed to a loopback name or one of
     ``allowed_hosts`` (see :class:`freecell.web.security.Guard`); raises
     :class:`~freecell.web.security.InvalidTokenError` for a token too short or that
-    cannot stand in an address."""
+    cannot stand in an address. ``share`` is where the Share panel points (by default, a
+    server only this machine reaches: the game code to type)."""
     check_token(token)  # before the store is opened
-    service = Service(Store(db_path or default_path()), assistance or Assistance())
+    service = Service(Store(db_path or default_path()), assistance or Assistance(), share=share)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -183,6 +183,14 @@ class AnalysisState(BaseModel):
     searching: bool = Field(False, description=SEARCHING)
 
 
+class Sharing(BaseModel):
+    mode: Literal["page", "site", "network", "code"] = Field(
+        description="page: the page's own address opens anywhere; site: a published static site; "
+        "network: this server, which also needs its token; code: only this machine reaches it"
+    )
+    address: str | None = Field(description="the folder a shared link opens (site and network), else null")
+
+
 class CurrentGame(BaseModel):
     id: str | None = Field(description="the game a reloaded page continues; null when none was started")
 

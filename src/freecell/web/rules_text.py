@@ -28,7 +28,7 @@ _FOUNDATIONS: Final = (
 )
 _CAPACITY: Final = (
     "An ordered run (one rank lower each time, colours alternating) moves as a block if it fits: "
-    "(empty free cells + 1) × 2^(empty columns). An empty column that is the target does not count. "
+    "(empty free cells + 1) cards, doubled for each empty column. An empty column that is the target does not count. "
     "With four empty cells and no empty column, five cards move together; with one empty cell and "
     "one other empty column, four."
 )
@@ -42,15 +42,15 @@ RULES_TEXT: Final[dict[str, str]] = {
     "strict": "\n\n".join((
         _LAYOUT, _MOVES, _TABLEAU, _FOUNDATIONS,
         "Strictly, one card moves at a time. You may still ask for a run to move, if there is room "
-        "to carry it card by card through the free cells and empty columns: (empty cells + 1) × "
-        "2^(empty columns). It is played as the single-card moves it stands for, and each of them "
+        "to carry it card by card through the free cells and empty columns: (empty cells + 1) "
+        "cards, doubled for each empty column. It is played as the single-card moves it stands for, and each of them "
         "counts as a move and is undone on its own.",
         _WIN,
     )),
     "supermove": "\n\n".join((
         _LAYOUT, _MOVES, _TABLEAU, _FOUNDATIONS,
         "SuperMove FreeCell makes the block-move convention formal: before each run moves, its "
-        "maximum length is (empty free cells + 1) × 2^(empty columns), not counting an empty target "
+        "maximum length is (empty free cells + 1) cards, doubled for each empty column, not counting an empty target "
         "column, and no run may exceed it. The move calculator shows the capacity at all times.",
         _WIN,
     )),
@@ -62,7 +62,7 @@ RULES_TEXT: Final[dict[str, str]] = {
         "spades on the 8 of spades. An empty column takes any card. This makes the game much harder, "
         "and a good share of the deals cannot be won.",
         _FOUNDATIONS,
-        "A run built in suit moves as a block if it fits: (empty free cells + 1) × 2^(empty columns).",
+        "A run built in suit moves as a block if it fits: (empty free cells + 1) cards, doubled for each empty column.",
         _WIN,
     )),
     "eight-off": "\n\n".join((
@@ -95,7 +95,7 @@ RULES_TEXT: Final[dict[str, str]] = {
         "the opposite colour and one rank higher. A free cell takes any card and holds one. A "
         "foundation starts with the ace and goes up in the same suit. An empty column takes any card "
         "or a whole sequence.",
-        "An ordered sequence moves as a group of up to (empty free cells + 1) × 2^(empty columns) cards. "
+        "An ordered sequence moves as a group of up to (empty free cells + 1) cards, doubled for each empty column. "
         "When the group goes into an empty column, that column does not count.",
         "No card goes to the foundations on its own: tapping a card once tries to send it there. The "
         "top card of a foundation may be brought back onto the tableau. Undo goes back up to 100 "
@@ -113,7 +113,7 @@ RULES_TEXT: Final[dict[str, str]] = {
         "A foundation starts with its ace and takes the next higher card of its suit. Any card or "
         "valid group may fill an empty column.",
         "A group must be one continuous descending, alternating-colour run, and may move if it fits: "
-        "(1 + empty free cells) × 2^(empty columns), not counting an empty target column. With two "
+        "(1 + empty free cells) cards, doubled for each empty column, not counting an empty target column. With two "
         "empty cells and one other empty column, six cards go onto an occupied column, but only three "
         "into an empty one.",
         "A foundation card may come back to a free cell or the tableau where that place accepts it.",

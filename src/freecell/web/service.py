@@ -28,6 +28,7 @@ from freecell.web.games import Games, storing
 from freecell.web.in_play import Answered
 from freecell.web.reviewing import ReviewSource, position_at, review_state
 from freecell.web.session import Session
+from freecell.web.share_target import CODE, ShareTarget
 from freecell.web.states import Json, capacity_detail, daily_info, game_state, rules_entry
 
 
@@ -35,10 +36,13 @@ class Service:
     """The games in ``store``, with hints and verdicts from ``assistance``; :meth:`close`
     ends the one and closes the other."""
 
-    def __init__(self, store: Store, assistance: Assistance, *, now: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, store: Store, assistance: Assistance, *, now: Callable[[], float] = time.time, share: ShareTarget = CODE
+    ) -> None:
         self.store = store
         self.games = Games(store, now)
         self.assistance = assistance
+        self.share = share
 
     # --- the endpoints (freecell.web.api.ENDPOINTS) ---------------------------------------
 
@@ -138,9 +142,11 @@ class Service:
         return answer
 
     def rewind(self, game_id: str) -> Json:
+        """Back to the last winnable position, as the solver found it: the game is assisted."""
         losing = self.assistance.losing_move(self._snapshot(game_id))
         if losing is None:
             raise NothingToUndoError("no move that lost a winnable game is known here")
+        self.games.note(game_id, "assist")
         for _ in range(losing["moves_back"]):
             self.games.act(game_id, "undo")
         return self._state(game_id)
@@ -170,6 +176,9 @@ class Service:
                 f"{rules.title} has {rules.columns} columns, so at most {rules.columns} can be empty"
             )
         return capacity_detail(rules, cells, columns)
+
+    def sharing(self) -> Json:
+        return self.share.info()
 
     def current(self) -> Json:
         """The game a reloaded page continues: ``{"id": None}`` before the first game."""

@@ -150,7 +150,7 @@ class Session:
             else:
                 self.game.position.parse_move(event.move, self.game.rules)
         elif event.kind == "undo" and not self.game.can_undo:
-            raise NothingToUndoError("there is nothing to undo")
+            raise self.game.nothing_to_undo()
         elif event.kind == "redo" and not self.game.can_redo:
             raise NothingToUndoError("there is nothing to redo")
 

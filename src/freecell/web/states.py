@@ -14,7 +14,7 @@ from freecell.cards import SUIT_LETTERS, SUIT_NAMES, card_name
 from freecell.daily import DailyDeal
 from freecell.notation import parse_move_text, place_char, place_text
 from freecell.position import Move, Place, Position
-from freecell.rules import Rules, SequenceMoves
+from freecell.rules import Rules, SequenceMoves, cells_text
 from freecell.store import DailyStats
 from freecell.web.rules_text import HELP_TEXT, RULES_TEXT
 from freecell.web.session import Session
@@ -92,9 +92,12 @@ def capacity_detail(rules: Rules, empty_cells: int, empty_columns: int) -> Json:
 
 
 def _formula(empty_cells: int, value: int) -> str:
-    """``(F + 1) × 2^E = value``, with the E that the library counted."""
-    power = (value // (empty_cells + 1)).bit_length() - 1
-    return f"({empty_cells} + 1) × 2^{power} = {value}"
+    """``(F + 1) × 2 × 2 = value``: doubled once for each empty column the library counted,
+    written as a player multiplies (``F + 1 = value`` with none)."""
+    doublings = (value // (empty_cells + 1)).bit_length() - 1
+    if doublings == 0:
+        return f"{empty_cells} + 1 = {value}"
+    return f"({empty_cells} + 1)" + " × 2" * doublings + f" = {value}"
 
 
 def table(position: Position) -> Json:
@@ -129,7 +132,8 @@ def game_state(session: Session, now: float, *, played: bool = False) -> Json:
         }
         deal = f"lesson: {session.lesson.title}"
     else:
-        deal = "imported position" if game.deal is None else str(game.deal)
+        # The page shows the rules' title beside it: the deal and its cells are enough here.
+        deal = "imported position" if game.deal is None else f"{game.deal.name}, {cells_text(rules.cells)}"
     detail = capacity_detail(rules, position.empty_cells, position.empty_columns)
     return {
         "id": session.id,

@@ -34,6 +34,7 @@ from freecell.store import Store
 from freecell.web.assistance import Assistance
 from freecell.web.in_play import WAITING_PER_WORKER, Answered, InPlayQueue, Job
 from freecell.web.service import Service
+from freecell.web.share_target import PAGE
 
 # The longer search in the browser keeps the in-play bound on memory: a Web Worker that
 # runs out of it may take the page down with it.
@@ -175,7 +176,7 @@ class Api:
         self.queue = QueuedAnalysis(Advisor())
         self._now = now
         self._as_of: float | None = None  # the time an action is logged at, when not now
-        self.service = Service(Store(Path(db_path)), Assistance(analyses=self.queue), now=self._clock)
+        self.service = Service(Store(Path(db_path)), Assistance(analyses=self.queue), now=self._clock, share=PAGE)
 
     def _clock(self) -> float:
         return self._now() if self._as_of is None else self._as_of

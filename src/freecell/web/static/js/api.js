@@ -68,6 +68,7 @@ const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 export const api = {
   rules: () => call("GET", "/api/rules"),
   current: () => call("GET", "/api/current"),
+  sharing: () => call("GET", "/api/sharing"),
   newGame: (body) => call("POST", "/api/games", body),
   state: (id) => call("GET", game(id)),
   move: (id, move) => call("POST", `${game(id)}/moves`, { move }),

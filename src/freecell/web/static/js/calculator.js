@@ -29,7 +29,7 @@ async function show(game) {
     }
     $("calc-empty").textContent = `Now: ${plural(now.empty_cells, "empty free cell")}, `
       + `${plural(now.empty_columns, "empty column")}. `
-      + "Capacity = (free cells + 1) × 2^(empty columns).";
+      + "Capacity: empty free cells + 1, doubled for each empty column.";
     $("calc-occupied").textContent = now.formula_occupied;
     $("calc-empty-target").textContent = now.formula_empty;
     if (!$("calc-form").dataset.touched) {

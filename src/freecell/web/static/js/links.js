@@ -25,9 +25,11 @@ export function linkRequest(search) {
   return body;
 }
 
-/** The link that opens `state`'s deal (and plays its moves so far, with `withMoves`). */
-export function shareLink(state, withMoves) {
-  const url = new URL(".", document.baseURI); // the page's folder: "/" on the server, the static site's anywhere
+/** The link that opens `state`'s deal (and plays its moves so far, with `withMoves`), at
+ * `address` (a published site's, a server's on the network) or else the page's own folder. */
+export function shareLink(state, withMoves, address = null) {
+  // the page's folder: "/" on the server, the static site's anywhere
+  const url = new URL(address ?? ".", document.baseURI);
   url.searchParams.set("code", state.code);
   if (withMoves && state.played.length) {
     url.searchParams.set("moves", state.played.join(","));

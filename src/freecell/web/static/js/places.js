@@ -60,8 +60,9 @@ function letters(game, side) {
 /**
  * How far `text`, typed on the keyboard, has got as a move on `game`'s table:
  * `valid` while it may still become a move, `complete` when it can be sent, `waits` when
- * it may yet take a count ("v" and hexadecimal digits, only onto a column); `source` and
- * `target` once they are typed, `toColumn` when the target is a column.
+ * a count typed after "v" may go on; `source` and `target` once they are typed, `toColumn`
+ * when the target is a column. A move into an empty column is complete without a count:
+ * it carries the run, as a click does (keys.js).
  */
 export function readTyped(text, game) {
   if (text === "") {
@@ -84,9 +85,7 @@ export function readTyped(text, game) {
   const toColumn = isColumn(game, target);
   const tail = rest.slice(target.length);
   if (tail === "") {
-    // Only a move into an empty column may still take a count.
-    const waits = toColumn && game.columns[placeAt(game, target).index].length === 0;
-    return { valid: true, complete: !waits, waits, source, target, toColumn, text };
+    return { valid: true, complete: true, waits: false, source, target, toColumn, text };
   }
   if (!/^v[0-9a-f]*$/.test(tail) || !toColumn) {
     return { valid: false, complete: false };

@@ -19,6 +19,7 @@ export async function confirm(question = LEAVE) {
   dialog.returnValue = "";
   const answer = closing(dialog);
   showDialog("confirm-dialog");
-  $("confirm-ok").focus();
+  // The safe answer holds the focus: a stray Enter keeps the game, never abandons it.
+  dialog.querySelector("button[value='cancel']").focus();
   return (await answer) === "ok";
 }

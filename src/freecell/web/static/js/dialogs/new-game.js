@@ -108,7 +108,12 @@ export function setupNewGame() {
       document.querySelector(`input[name="deal"][value="${value}"]`).checked = true;
     });
   }
+  // A refusal speaks of what was asked: once the player changes it, it no longer holds.
+  $("new-form").addEventListener("input", () => {
+    $("new-error").textContent = "";
+  });
   $("new-form").addEventListener("change", (event) => {
+    $("new-error").textContent = "";
     showBoard();
     if (event.target.name === "deal" && event.target.value === "board") {
       $("new-board").focus();
