@@ -245,7 +245,7 @@ def test_a_new_deal_flies_in_face_down_and_turns_over(open_page: Callable[..., P
 def win(player: Player) -> None:
     player.open(rules="standard", board=ONE_FROM_WON)
     player.type_move("1h")
-    expect(player.page.locator("#banner")).to_contain_text("You won")
+    expect(player.page.locator("#banner")).to_contain_text("You won! 1 move in")  # one move, in words
 
 
 @pytest.mark.parametrize("size", SIZES)

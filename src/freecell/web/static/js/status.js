@@ -65,7 +65,7 @@ function showOutcome(game, actions) {
   if (game.outcome === "won") {
     const hints = game.hints ? `, with ${plural(game.hints, "hint")}` : "";
     const assisted = game.assisted ? " The solution was shown, so this win does not count in the statistics." : "";
-    $("banner-text").textContent = `You won! ${game.moves} moves in ${formatTime(game.elapsed_seconds)}${hints}.${assisted}`;
+    $("banner-text").textContent = `You won! ${plural(game.moves, "move")} in ${formatTime(game.elapsed_seconds)}${hints}.${assisted}`;
     banner.className = "banner won";
     button("New game", actions.newGame, true);
     button("Play this deal again", actions.restart);

@@ -7,8 +7,9 @@ import { $, escapeHtml } from "../dom.js";
 import { store } from "../store.js";
 import { BACKS, FELTS, SCHEMES, known } from "../theme.js";
 
-// A club, a diamond, a heart and a spade, so the four-colour deck shows in the sample.
-const SAMPLE = ["TC", "QD", "AH", "7S"];
+// A club, a diamond, a heart and a spade, so the four-colour deck shows in the sample
+// (card keys as the API sends them: rank then suit; drawn, never shown as text).
+const SAMPLE = [["T", "C"], ["Q", "D"], ["A", "H"], ["7", "S"]].map(([rank, suit]) => rank + suit);
 
 /** A radio button for each choice, with its sample (`sample(name)`: markup). */
 function radios(container, group, choices, chosen, sample) {
