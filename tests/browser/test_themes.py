@@ -203,6 +203,42 @@ def test_text_and_suits_stay_readable_on_every_felt_and_in_both_schemes(
                 assert contrast(rgb(text), rgb(ground)) >= 4.5, (scheme, text, ground)
 
 
+def test_the_notices_and_the_dialogs_buttons_are_readable_in_both_schemes(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    """Every notice over the felt (the first visit's tip, the lost game's, the server's
+    absence, the finish) and a dialog's bar of buttons keep readable text in light and
+    dark: their grounds follow the scheme with the text."""
+    player = opened(open_page, server, "desktop")
+    page = player.page
+    for scheme in ("Light", "Dark"):
+        open_themes(page)
+        page.locator("#themes-dialog").get_by_label(scheme, exact=True).check()
+        page.get_by_role("button", name="Done").click()
+        page.evaluate("() => document.querySelectorAll('.notice').forEach((n) => { n.hidden = false; })")
+        notices = page.evaluate("""() => [...document.querySelectorAll('.notice')].map((notice) => {
+          const text = getComputedStyle(notice.querySelector('p'));
+          return { id: notice.id, text: text.color, ground: getComputedStyle(notice).backgroundColor };
+        })""")
+        assert len(notices) >= 4
+        for notice in notices:
+            assert contrast(rgb(notice["text"]), rgb(notice["ground"])) >= 4.5, (scheme, notice)
+        page.evaluate("() => document.querySelectorAll('.notice').forEach((n) => { n.hidden = true; })")
+        page.locator("#daily").click()
+        expect(page.locator("#daily-dialog")).to_be_visible()
+        bar = page.evaluate("""() => {
+          const dialog = document.querySelector('#daily-dialog');
+          const actions = dialog.querySelector('.dialog-actions');
+          const button = actions.querySelector('button:not(.primary)');
+          return { dialog: getComputedStyle(dialog).backgroundColor, bar: getComputedStyle(actions).backgroundColor,
+                   text: getComputedStyle(button).color };
+        }""")
+        assert bar["bar"] == bar["dialog"], (scheme, bar)
+        assert contrast(rgb(bar["text"]), rgb(bar["bar"])) >= 4.5, (scheme, bar)  # "Close"
+        page.keyboard.press("Escape")
+        expect(page.locator("#daily-dialog")).to_be_hidden()
+
+
 def test_a_paused_game_shows_the_card_backs(open_page: Callable[..., Page], server: str) -> None:
     player = opened(open_page, server, "phone")
     page = player.page
