@@ -462,7 +462,6 @@ class BestFirst(Generic[S, M, T]):
         problem = self.problem
         key_of = problem.key
         is_goal = problem.is_goal
-        play = problem.play
         moves = problem.moves
         rated_moves = problem.rated_moves
         heuristic = problem.heuristic
@@ -478,12 +477,17 @@ class BestFirst(Generic[S, M, T]):
             if move is not None:
                 parent_key = key
                 if made is None:
-                    state, via = play(state, move)
+                    # Seen already (as most children are): not made, where its key is
+                    # told from its parent's.
+                    unseen = _unseen_child(problem, came_from, state, key, move)
+                    if unseen is None:
+                        continue
+                    key, state, via = unseen
                 else:
                     state, via = made
-                key = key_of(state)
-                if key in came_from:
-                    continue
+                    key = key_of(state)
+                    if key in came_from:
+                        continue
                 if entry >> _ORDER_BITS < _GOAL_BELOW and is_goal(state):
                     came_from[key] = (parent_key, via)
                     found = SearchRun(SearchEnd.FOUND, path_to(came_from, key), state)
