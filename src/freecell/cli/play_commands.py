@@ -20,6 +20,7 @@ from freecell.cli.options import fail, resolve_limit
 from freecell.lessons import LESSONS, UnknownLessonError, find_lesson
 from freecell.solver import SearchLimit
 from freecell.store import Store, StoreError, default_path
+from freecell.web.games import PAGE_GONE_SECONDS
 
 _db_option = click.option(
     "--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -63,9 +64,15 @@ def _terminated(signum: int, frame: object) -> None:
     "--longer-limit", default=LONGER_LIMIT_TEXT, show_default=True,
     help="The limit of the search that follows one that reached the hint limit ('none': no such search).",
 )
+@click.option(
+    "--away-after", type=click.FloatRange(min=1), default=PAGE_GONE_SECONDS, show_default=True,
+    metavar="SECONDS",
+    help="A game's page not heard from for this long was closed: the time since is kept off the game's clock.",
+)
 @_db_option
 def play_command(
-    port: int, host: str, token: str | None, no_browser: bool, hint_limit: str, longer_limit: str, db: Path | None
+    port: int, host: str, token: str | None, no_browser: bool, hint_limit: str, longer_limit: str, away_after: float,
+    db: Path | None,
 ) -> None:
     """Serve the game on this machine and open it in the browser.
 
@@ -73,7 +80,7 @@ def play_command(
     limits = resolve_limit(hint_limit), None if longer_limit.strip().lower() == "none" else resolve_limit(longer_limit)
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        stopped_by = _serve(port, host, token, no_browser, db, limits)
+        stopped_by = _serve(port, host, token, no_browser, db, limits, away_after)
     except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down and passes the signal on
         stopped_by = signal.SIGINT
     except _Terminated:
@@ -87,7 +94,7 @@ def play_command(
 
 def _serve(
     port: int, host: str, token: str | None, no_browser: bool, db: Path | None,
-    limits: tuple[SearchLimit, SearchLimit | None],
+    limits: tuple[SearchLimit, SearchLimit | None], away_after: float,
 ) -> int | None:
     """Serve until a signal stops the server; the signal, if it returns at all."""
     import uvicorn
@@ -119,7 +126,8 @@ def _serve(
     addresses = served_addresses(host)
     try:
         assistance = Assistance(limit=limits[0], longer=limits[1])
-        app = create_app(path, token=token, allowed_hosts=[host, *addresses], assistance=assistance)
+        app = create_app(path, token=token, allowed_hosts=[host, *addresses], assistance=assistance,
+                         away_after=away_after)
     except StoreError as error:  # another kind of file, damaged, newer: it names the file
         fail(str(error))
     except Exception as error:  # the store could not be opened: say where and why
