@@ -12,6 +12,7 @@ import serving
 from freecell import Deal, find_rules
 from freecell.cards import card_name
 from freecell.notation import split_moves
+from freecell.web.games import PAGE_GONE_SECONDS
 from serving import Clock
 
 # A solution of Microsoft deal 617 (standard rules), as fc-solve printed it.
@@ -204,6 +205,31 @@ def test_the_clock_runs_pauses_and_stops_at_the_win(client: TestClient, clock: C
     clock.now += 100
     assert move(client, gid, "7a")["elapsed_seconds"] == 40  # a move resumes the clock
     assert not client.get(f"/api/games/{gid}").json()["paused"]
+
+
+def test_the_time_no_page_asked_about_a_game_is_kept_off_its_clock(tmp_path: Path, clock: Clock) -> None:
+    """A browser that quits sends no pause: a request after a silence of PAGE_GONE_SECONDS
+    or more logs a pause when the game was last asked about and a resume now. A page's
+    heartbeats, or a paused clock, keep everything as it was."""
+    db = tmp_path / "games.db"
+    with serving.clocked_client(db, clock) as client:
+        gid = new_game(client)["id"]
+        for _ in range(20):  # a page showing the game, asking every 30 s: all of it counts
+            clock.now += 30
+            assert client.get(f"/api/games/{gid}").json()["elapsed_seconds"] == clock.now - 1000
+        assert client.get(f"/api/games/{gid}").json()["elapsed_seconds"] == 600
+        clock.now += PAGE_GONE_SECONDS - 1
+        assert move(client, gid, "7a")["elapsed_seconds"] == 600 + PAGE_GONE_SECONDS - 1  # not long enough
+        clock.now += 3600  # the browser quit
+        came_back = client.get(f"/api/games/{gid}").json()
+        assert came_back["elapsed_seconds"] == 600 + PAGE_GONE_SECONDS - 1 and not came_back["paused"]
+        clock.now += 5
+        assert client.get(f"/api/games/{gid}").json()["elapsed_seconds"] == 600 + PAGE_GONE_SECONDS + 4
+        client.post(f"/api/games/{gid}/pause")
+        clock.now += 3600  # paused: nothing to take off, nothing logged
+        assert client.post(f"/api/games/{gid}/resume").json()["elapsed_seconds"] == 600 + PAGE_GONE_SECONDS + 4
+    with serving.clocked_client(db, clock) as client:  # the log holds it: a new server agrees
+        assert client.get(f"/api/games/{gid}").json()["elapsed_seconds"] == 600 + PAGE_GONE_SECONDS + 4
 
 
 # --- destinations, hint, capacity ------------------------------------------------------------

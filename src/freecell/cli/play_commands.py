@@ -20,6 +20,7 @@ from freecell.cli.options import fail, resolve_limit
 from freecell.lessons import LESSONS, UnknownLessonError, find_lesson
 from freecell.solver import SearchLimit
 from freecell.store import Store, StoreError, default_path
+from freecell.web.games import PAGE_GONE_SECONDS
 
 _db_option = click.option(
     "--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -68,10 +69,15 @@ def _terminated(signum: int, frame: object) -> None:
     "--longer-limit", default=LONGER_LIMIT_TEXT, show_default=True,
     help="The limit of the search that follows one that reached the hint limit ('none': no such search).",
 )
+@click.option(
+    "--away-after", type=click.FloatRange(min=1), default=PAGE_GONE_SECONDS, show_default=True,
+    metavar="SECONDS",
+    help="A game's page not heard from for this long was closed: the time since is kept off the game's clock.",
+)
 @_db_option
 def play_command(
     port: int, host: str, token: str | None, no_browser: bool, site_url: str | None, hint_limit: str,
-    longer_limit: str, db: Path | None,
+    longer_limit: str, away_after: float, db: Path | None,
 ) -> None:
     """Serve the game on this machine and open it in the browser.
 
@@ -86,7 +92,7 @@ def play_command(
             fail(f"--site-url: {error}")
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        stopped_by = _serve(port, host, token, no_browser, db, limits, site_url)
+        stopped_by = _serve(port, host, token, no_browser, db, limits, site_url, away_after)
     except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down and passes the signal on
         stopped_by = signal.SIGINT
     except _Terminated:
@@ -100,7 +106,7 @@ def play_command(
 
 def _serve(
     port: int, host: str, token: str | None, no_browser: bool, db: Path | None,
-    limits: tuple[SearchLimit, SearchLimit | None], site_url: str | None,
+    limits: tuple[SearchLimit, SearchLimit | None], site_url: str | None, away_after: float,
 ) -> int | None:
     """Serve until a signal stops the server; the signal, if it returns at all."""
     import uvicorn
@@ -137,7 +143,8 @@ def _serve(
     share = share_target(host, addresses, sock.getsockname()[1], site_url)
     try:
         assistance = Assistance(limit=limits[0], longer=limits[1])
-        app = create_app(path, token=token, allowed_hosts=[host, *addresses], assistance=assistance, share=share)
+        app = create_app(path, token=token, allowed_hosts=[host, *addresses], assistance=assistance, share=share,
+                         away_after=away_after)
     except StoreError as error:  # another kind of file, damaged, newer: it names the file
         fail(str(error))
     except Exception as error:  # the store could not be opened: say where and why

@@ -40,6 +40,7 @@ from freecell.store import Store, default_path
 from freecell.web import models
 from freecell.web.api import COMMON_REFUSALS, ENDPOINTS, Endpoint, WorthWaiting, error_detail, error_status
 from freecell.web.assistance import Assistance
+from freecell.web.games import PAGE_GONE_SECONDS
 from freecell.web.security import Guard, check_token
 from freecell.web.service import Service
 from freecell.web.service_worker import worker_script
@@ -225,7 +226,7 @@ def api_router(service: Service) -> APIRouter:
 
 def create_app(
     db_path: Path | None = None, *, token: str, allowed_hosts: Iterable[str] = (), assistance: Assistance | None = None,
-    share: ShareTarget = CODE,
+    share: ShareTarget = CODE, away_after: float = PAGE_GONE_SECONDS,
 ) -> FastAPI:
     """The app, storing its games in ``db_path`` (default: the user's data directory),
     with the solver's help from ``assistance`` (default: its own, started on first use).
@@ -236,9 +237,14 @@ def create_app(
     ``allowed_hosts`` (see :class:`freecell.web.security.Guard`); raises
     :class:`~freecell.web.security.InvalidTokenError` for a token too short or that
     cannot stand in an address. ``share`` is where the Share panel points (by default, a
-    server only this machine reaches: the game code to type)."""
+    server only this machine reaches: the game code to type).
+
+    A game asked about after ``away_after`` seconds of silence was on no page meanwhile
+    (the page's heartbeat stopped with the browser): that time is kept off its clock."""
     check_token(token)  # before the store is opened
-    service = Service(Store(db_path or default_path()), assistance or Assistance(), share=share)
+    service = Service(
+        Store(db_path or default_path()), assistance or Assistance(), share=share, away_after=away_after
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

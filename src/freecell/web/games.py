@@ -11,6 +11,12 @@ never while anything waits for the solver or reads a whole table: so one lock fo
 game costs little, as the work under it holds the GIL and the store's one connection
 anyway. The store's own failures (SQLite's, the file system's) come out as
 :class:`StoreFailedError`.
+
+A game's clock counts only the time a page shows it. A page pauses it as it is hidden, but
+a browser that quits or crashes sends nothing; so :class:`Games` keeps, per game, when a
+request last asked about it (the page sends a heartbeat while it shows a running clock),
+and a request after a longer silence than ``away_after`` takes the time since off the
+clock (:meth:`Games.skip_time_away`).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from freecell.codes import decode_game_code
 from freecell.deals import Deal, random_deal
@@ -35,6 +41,10 @@ from freecell.store import Event, GameRecord, Store, StoreError, Writer
 from freecell.web.session import NotTriviallyWonError, Session
 
 T = TypeVar("T")
+
+# A page not heard from for this long was closed: longer than three of its heartbeats
+# (every 15 s, js/clock.js), so a late or lost one is not taken for a page gone.
+PAGE_GONE_SECONDS: Final = 50.0
 
 
 class GameNotFoundError(NotFoundError):
@@ -62,27 +72,60 @@ def new_game_id() -> str:
 
 
 class Games:
-    """The games in ``store``, with ``now`` as the clock (seconds since the epoch)."""
+    """The games in ``store``, with ``now`` as the clock (seconds since the epoch). A game
+    asked about after a silence of ``away_after`` seconds or more (None: never) was on no
+    page meanwhile: that time is kept off its clock."""
 
-    def __init__(self, store: Store, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, now: Callable[[], float] = time.time, *, away_after: float | None = None) -> None:
         self.store = store
         self.now = now
+        self.away_after = away_after
         self._sessions: dict[str, Session] = {}
+        self._last_seen: dict[str, float] = {}  # game id: when a request last asked about it
         self._lock = threading.Lock()
 
     def get(self, game_id: str) -> Session:
         with self._lock:
-            return self._load(game_id)
+            return self._visit(game_id)
 
     def view(self, game_id: str, read: Callable[[Session], T]) -> T:
         """``read(session)`` under the lock, so that no request changes the game meanwhile.
         ``read`` must be quick: every game's moves wait for it."""
         with self._lock:
-            return read(self._load(game_id))
+            return read(self._visit(game_id))
 
     def current(self) -> str | None:
         with storing():
             return self.store.current()
+
+    def _visit(self, game_id: str) -> Session:
+        """The game, asked about by a request now: the time since the last request, if it
+        is ``away_after`` or more, is kept off its clock."""
+        session = self._load(game_id)
+        last_seen = self._last_seen.get(game_id)
+        if self.away_after is not None and last_seen is not None:
+            self._skip_time_away(session, last_seen, self.away_after)
+        self._last_seen[game_id] = self.now()
+        return session
+
+    def skip_time_away(self, game_id: str, last_seen: float, away_after: float) -> bool:
+        """Keep the time since ``last_seen`` (when a page last showed the game, in seconds
+        since the epoch) off the game's clock, if it is running and that is ``away_after``
+        seconds or more ago: the page was closed with no pause saved (a browser that quits
+        saves nothing as it goes). The game is logged as paused then and resumed now.
+        Whether the clock changed."""
+        with self._lock:
+            return self._skip_time_away(self._load(game_id), last_seen, away_after)
+
+    def _skip_time_away(self, session: Session, last_seen: float, away_after: float) -> bool:
+        clock, now = session.clock, self.now()
+        since = max(last_seen, clock.started)
+        if session.abandoned or clock.paused or clock.stopped_at is not None or now - since < away_after:
+            return False
+        last = session.last  # what the last request played stays for its answer
+        self._commit(session, [Event("pause", since), Event("resume", now)])
+        session.last = last
+        return True
 
     def _load(self, game_id: str) -> Session:
         session = self._sessions.get(game_id)
@@ -188,6 +231,7 @@ class Games:
                 if replaced is not None:
                     self._abandon(replaced, record.created, writer)
             self._sessions[record.id] = session
+            self._last_seen[record.id] = record.created
             if replaced is not None:  # rebuilt from its log, abandon included, if it is asked for
                 del self._sessions[replaced.id]
         return session
@@ -218,7 +262,7 @@ class Games:
         """Do one logged action (``move``, ``undo``, ``redo``, ``restart``, ``pause``,
         ``resume``). Raises the library's error, and changes nothing, when it is refused."""
         with self._lock:
-            session = self._load(game_id)
+            session = self._visit(game_id)
             event = Event(kind, self.now(), move)
             session.check(event)
             clock = session.clock
@@ -236,7 +280,7 @@ class Games:
         """Log ``hint`` (a hint was shown) or ``assist`` (the solver's line was shown) for
         a game still being played; an assist is logged once."""
         with self._lock:
-            session = self._load(game_id)
+            session = self._visit(game_id)
             if session.abandoned or session.lesson is not None or session.is_won():
                 return
             if kind == "assist" and session.assisted:
@@ -246,7 +290,7 @@ class Games:
     def finish(self, game_id: str) -> Session:
         """Play the trivially won finish to the end; raises :class:`NotTriviallyWonError`."""
         with self._lock:
-            session = self._load(game_id)
+            session = self._visit(game_id)
             session.check_playable()
             moves = session.finishing_moves()
             if moves is None:

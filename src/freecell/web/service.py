@@ -34,13 +34,14 @@ from freecell.web.states import Json, capacity_detail, daily_info, game_state, r
 
 class Service:
     """The games in ``store``, with hints and verdicts from ``assistance``; :meth:`close`
-    ends the one and closes the other."""
+    ends the one and closes the other. ``away_after``: see :class:`~freecell.web.games.Games`."""
 
     def __init__(
-        self, store: Store, assistance: Assistance, *, now: Callable[[], float] = time.time, share: ShareTarget = CODE
+        self, store: Store, assistance: Assistance, *, now: Callable[[], float] = time.time,
+        share: ShareTarget = CODE, away_after: float | None = None,
     ) -> None:
         self.store = store
-        self.games = Games(store, now)
+        self.games = Games(store, now, away_after=away_after)
         self.assistance = assistance
         self.share = share
 

@@ -174,36 +174,17 @@ class Api:
 
     def __init__(self, db_path: str, *, now: Callable[[], float] = time.time) -> None:
         self.queue = QueuedAnalysis(Advisor())
-        self._now = now
-        self._as_of: float | None = None  # the time an action is logged at, when not now
-        self.service = Service(Store(Path(db_path)), Assistance(analyses=self.queue), now=self._clock, share=PAGE)
-
-    def _clock(self) -> float:
-        return self._now() if self._as_of is None else self._as_of
+        self.service = Service(Store(Path(db_path)), Assistance(analyses=self.queue), now=now, share=PAGE)
 
     def skip_time_away(self, last_seen: float) -> bool:
         """Keep the time since ``last_seen`` (when a tab last held the games, in seconds
-        since the epoch) off the current game's clock, if it was running: the tab was
-        closed with no pause saved (a browser that quits saves nothing as it goes), and a
-        game's clock counts only the time it is in front of the player. The game is logged
-        as paused then and resumed now. Whether the clock changed."""
+        since the epoch) off the current game's running clock, unless it is a reload's
+        moment (see :meth:`Games.skip_time_away <freecell.web.games.Games.skip_time_away>`):
+        the worker lives only while its tab does, so the tab's lease says when the site
+        was last seen. Whether the clock changed."""
         games = self.service.games
         game_id = games.current()
-        if game_id is None:
-            return False
-        clock = games.get(game_id).clock
-        since = max(last_seen, clock.started)
-        if clock.paused or clock.stopped_at is not None or self._now() - since < AWAY_SECONDS:
-            return False
-        try:
-            self._as_of = since
-            games.act(game_id, "pause")
-        except FreecellError:
-            return False  # a game that is over has no clock to stop
-        finally:
-            self._as_of = None
-        games.act(game_id, "resume")
-        return True
+        return game_id is not None and games.skip_time_away(game_id, last_seen, AWAY_SECONDS)
 
     def answer(self, method: str, path: str, query: str, body_text: str) -> str:
         """One request, its body as JSON text (empty for none); ``{"status", "body",

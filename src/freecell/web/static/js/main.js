@@ -8,7 +8,7 @@ import { setupAdvice, showHint } from "./advice.js";
 import { setupCalculator } from "./calculator.js";
 import { suitSymbols } from "./cards.js";
 import { setupCelebration } from "./celebrate.js";
-import { togglePause, pauseWhileAway } from "./clock.js";
+import { keepSeen, togglePause, pauseWhileAway } from "./clock.js";
 import { setupDaily } from "./dialogs/daily.js";
 import { setupDialogs } from "./dialogs/dialog.js";
 import { setupLessons, startLesson } from "./dialogs/lessons.js";
@@ -111,6 +111,7 @@ $("copy-code").addEventListener("click", async () => {
   }
 });
 document.addEventListener("visibilitychange", pauseWhileAway);
+keepSeen();
 wirePointer($("table"), { tap, pickUp, drop, cancelDrag: () => store.select(null) });
 wireKeyboard(keyActions(solution));
 load().catch((error) => toast(error.message));
