@@ -88,7 +88,7 @@ def test_bad_input_exits_2_with_a_message(args: tuple[str, ...]) -> None:
 def test_a_bad_board_on_standard_input_exits_2() -> None:
     code, out, err = run("-", stdin=": AH AH\n")
     assert code == 2 and out == ""
-    assert "AH" in err
+    assert "A♥" in err and err.count("\n") == 1  # the card as players write it, in one line
 
 
 def test_json_carries_the_moves_and_the_statistics() -> None:
