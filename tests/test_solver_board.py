@@ -112,7 +112,7 @@ def test_whole_runs_leave_out_only_moves_that_break_an_ordered_run(name: str) ->
             dropped += 1
             assert source < CELL
             column = state[0][source]
-            run = every.infos[column].run
+            run = every.features[column][0]
             assert count < run or (target == CELL and run > 1)
             if target == CELL:
                 assert count == 1

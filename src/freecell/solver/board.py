@@ -44,7 +44,7 @@ from freecell.solver.tables import (
     FEATURES_KEPT,
     Weights,
     building_tables,
-    column_infos,
+    column_features,
     column_sets,
     column_values,
     homeward_cache,
@@ -136,7 +136,7 @@ class FreeCellProblem:
         self.moves_runs = (not complete if runs is None else runs) or self.unlimited
         self.follows, self.children, self.safe_needs = building_tables(rules.building, self.pile_count)
         self.parents = parents_table(rules.building)
-        self.infos = column_infos(rules.building)
+        self.features = column_features(rules.building)
         self.values = column_values(rules.building, weights)
         # Shared by every problem that sends the same cards home by itself.
         # Only the complete problem takes cards back: only there must a card sent home be
@@ -245,11 +245,11 @@ class FreeCellProblem:
         """Won already: no card in any column lies on a card of lower rank, so the cards
         can go home one after another, always the lowest that is wanted next (see
         :meth:`finish`). Nothing more needs searching there."""
-        infos = self.infos
+        features = self.features
         # Most tables are far from won, and the first column or two tell; a plain loop
         # stops there sooner than all() over a generator.
         for column in state[0]:  # noqa: SIM110
-            if infos[column].disorder:
+            if features[column][1]:
                 return False
         return True
 
@@ -274,7 +274,7 @@ class FreeCellProblem:
         and how deep the card each foundation needs next lies in its column.
         :meth:`rated_moves` works out the same figure for a child from its parent's."""
         columns, cells, foundations = state
-        weights = self.weights
+        values = self.values
         # How many cards lie above each wanted card (each copy, with two decks): a look
         # at every card is the cheapest way measured (see docs/solver.md).
         one_deck = self.pile_count == 4
@@ -286,8 +286,7 @@ class FreeCellProblem:
                 card = column[where]
                 if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
                     depth += height - where - 1
-        values = self.values
-        h = sum([values[column] for column in columns]) + self.cell_weight * len(cells) + weights.next * depth
+        h = sum([values[column] for column in columns]) + self.cell_weight * len(cells) + self.weights.next * depth
         if self.weights.shortest:
             h += self.weights.shortest * min(map(len, columns))
         return h

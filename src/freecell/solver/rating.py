@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from freecell.solver.search import WON
 from freecell.solver.steps import CELL, HOME, TWIN_CELL, UNLIMITED, Columns, Rated, State, Step, may_go_home
-from freecell.solver.tables import ColumnInfo
 
 if TYPE_CHECKING:
     from freecell.solver.board import FreeCellProblem
@@ -21,23 +20,17 @@ if TYPE_CHECKING:
 def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rated]:
     """Each step with its child's heuristic. A step that sends no card home changes
     one or two columns and the cells, so its child's heuristic is the parent's with
-    those parts replaced, worked out from what is known of the parent's columns
-    (:class:`~freecell.solver.tables.ColumnInfo`) without making the child or its
-    columns. The other steps are played
-    (:meth:`~freecell.solver.board.FreeCellProblem.play`) to see where they lead.
+    those parts replaced, worked out without making the child. The other steps are
+    played (:meth:`~freecell.solver.board.FreeCellProblem.play`) to see where they lead.
 
     A hot loop (every position a search expands or makes passes through it; see
     ``bench/position_cost.py``): kept whole, as calls would cost each position."""
     columns, cells, foundations = state
-    known = problem.infos
-    follows = problem.follows
-    weights = problem.weights
-    in_play, disordered, off_run, deep_weight = weights.in_play, weights.disorder, weights.off_run, weights.depth
-    safe = (problem.homeward_known.get(foundations) or problem.homeward_cards(foundations))[1]
-    infos = [known[column] for column in columns]
     values = problem.values
+    safe = (problem.homeward_known.get(foundations) or problem.homeward_cards(foundations))[1]
+    features = problem.features
     values_of = [values[column] for column in columns]
-    disorder_of = [info.disorder for info in infos]
+    disorder_of = [features[column][1] for column in columns]
     disorder = sum(disorder_of)
     # Where the cards wanted lie in each column (every copy, as heuristic()
     # counts them), and so how deep.
@@ -56,7 +49,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
         places.append(found)
     hits = [len(found) for found in places]
     cell_weight = problem.cell_weight
-    next_weight = weights.next
+    next_weight = problem.weights.next
     # The parent's heuristic, as FreeCellProblem.heuristic() works it out. When k cards
     # move from column i to column j, the cards wanted among them keep their depth, those
     # left in i ("stay") rise by k and those in j sink by k.
@@ -71,77 +64,35 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
         source, target, count = step
         if target < home and source < cell:
             column = columns[source]
-            height = len(column) - count  # of what is left
-            rest = infos[source].below
-            if count > 1:
-                for _ in range(1, count):
-                    rest = rest.below
+            rest = column[:-count]
             if not (
-                (height > 0 and rest.top in safe)
-                or (
-                    fuses
-                    and (may_go_home(column[-1], foundations) or (height > 0 and may_go_home(rest.top, foundations)))
-                )
+                (rest and rest[-1] in safe)
+                or (fuses and (may_go_home(column[-1], foundations) or (rest and may_go_home(rest[-1], foundations))))
             ):
-                # What is left: column_value() of rest, written out.
-                if height > 0:
-                    h = (
-                        base
-                        - values_of[source]
-                        + (
-                            in_play * height
-                            + disordered * rest.disorder
-                            + off_run * (height - rest.run)
-                            + deep_weight * rest.depth
-                        )
-                    )
-                else:
-                    h = base - values_of[source] - weights.empty_column
+                h = base - values_of[source] + values[rest]
                 stay = 0
                 if hits[source]:
+                    height = len(rest)
                     stay = sum([1 for where in places[source] if where < height])
                 if target == cell:
                     h += cell_weight - next_weight * stay
-                    if disorder == disorder_of[source] and not rest.disorder:
+                    if disorder == disorder_of[source] and not features[rest][1]:
                         h = won
                 else:
-                    # The target with the run on it: column_info() of it, card by card.
-                    onto = infos[target]
-                    n = onto.height
-                    top = onto.top
-                    run = onto.run
-                    mess = onto.disorder
-                    lowest = onto.lowest
-                    deep = onto.depth
-                    for k in range(height, height + count):
-                        card = column[k]
-                        run = run + 1 if n > 0 and follows[top * 52 + card] else 1
-                        if card >> 2 > lowest:
-                            mess += 1
-                            deep += 1
-                        else:
-                            lowest = card >> 2
-                            deep = 0
-                        n += 1
-                        top = card
-                    h += (
-                        in_play * n
-                        + disordered * mess
-                        + off_run * (n - run)
-                        + deep_weight * deep
-                        - values_of[target]
-                        + next_weight * count * (hits[target] - stay)
-                    )
-                    if disorder == disorder_of[source] + disorder_of[target] and not rest.disorder and not mess:
+                    onto = columns[target] + column[-count:]
+                    h += values[onto] - values_of[target] + next_weight * count * (hits[target] - stay)
+                    if (
+                        disorder == disorder_of[source] + disorder_of[target]
+                        and not features[rest][1]
+                        and not features[onto][1]
+                    ):
                         h = won
                 rated.append((h, step, None))
                 continue
         elif source < home and target < cell and not (fuses and may_go_home(source - cell, foundations)):
-            card = source - cell
-            onto = infos[target]
-            h = base - cell_weight + onto_value(problem, onto, card) - values_of[target] + next_weight * hits[target]
-            # (The card adds to the target's disorder where it lies on a lower card.)
-            if disorder == disorder_of[target] and not onto.disorder and card >> 2 <= onto.lowest:
+            onto = columns[target] + bytes((source - cell,))
+            h = base - cell_weight + values[onto] - values_of[target] + next_weight * hits[target]
+            if disorder == disorder_of[target] and not features[onto][1]:
                 h = won
             rated.append((h, step, None))
             continue
@@ -161,27 +112,14 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             if target == cell:
                 h = base + cell_weight - next_weight * deep
             else:
+                onto = columns[target] + bytes((((height - 1) << 2) | suit,))
                 sinking = hits[target] - (where == target)
-                h = base + onto_value(problem, infos[target], ((height - 1) << 2) | suit) - values_of[target]
-                h += next_weight * (sinking - deep)
+                h = base + values[onto] - values_of[target] + next_weight * (sinking - deep)
             rated.append((won if not disorder else h, step, None))
             continue
         made = problem.play(state, step)
         rated.append((won if problem.is_goal(made[0]) else problem.heuristic(made[0]), step, made))
     return rated
-
-
-def onto_value(problem: FreeCellProblem, info: ColumnInfo, card: int) -> int:
-    """The value (see :func:`~freecell.solver.tables.column_value`) of the column of
-    ``info`` with ``card`` placed on it, worked out without making it."""
-    n = info.height + 1
-    run = info.run + 1 if n > 1 and problem.follows[info.top * 52 + card] else 1
-    if card >> 2 > info.lowest:
-        disorder, depth = info.disorder + 1, info.depth + 1
-    else:
-        disorder, depth = info.disorder, 0
-    weights = problem.weights
-    return weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
 
 
 def with_shortest(problem: FreeCellProblem, columns: Columns, rated: list[Rated]) -> list[Rated]:

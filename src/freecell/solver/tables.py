@@ -1,16 +1,17 @@
 """What depends on the rules alone, shared by every problem: which card may lie on which,
-the heuristic's weights, what is known of each column seen, and the caches of what the
+the heuristic's weights and each column's share of it, and the caches of what the
 foundations allow (which cards may go home, which are settled, ...)."""
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Final, final
+from typing import Final
 
 from freecell.rules import Building
 
 CardLists = tuple[tuple[int, ...], ...]
+Features = tuple[int, int, int, int]
 FEATURES_KEPT: Final = 500_000  # distinct columns a table remembers before it forgets them all
 
 
@@ -37,75 +38,62 @@ class Weights:
     shortest: int = 0
 
 
-@final
-class ColumnInfo:
-    """What the moves and the heuristic ask of a column: how many cards it holds, its
-    top card (-1: none), the length of the ordered run at its exposed end, how many of
-    its cards lie on a lower card (each must move before that card can go home), the
-    rank of its lowest card (99: none) and how many cards lie above that card; and the
-    same of the column without its top card (``below``; the empty column's is itself).
+class ColumnFeatures(dict[bytes, Features]):
+    """For each column seen: the length of the ordered run at its exposed end, how many
+    of its cards lie on a lower card (each must move before that card can go home),
+    the rank of its lowest card, and how many cards lie above that card.
 
-    Made once per distinct column (:class:`ColumnInfos`) from ``below``'s, which has
-    nearly always been seen before; a child's columns are rated from their parents'
-    without being made (see :mod:`~freecell.solver.rating`)."""
-
-    __slots__ = ("below", "depth", "disorder", "height", "lowest", "run", "top")
-
-    def __init__(
-        self, height: int, top: int, run: int, disorder: int, lowest: int, depth: int, below: ColumnInfo | None
-    ) -> None:
-        self.height = height
-        self.top = top
-        self.run = run
-        self.disorder = disorder
-        self.lowest = lowest
-        self.depth = depth
-        self.below: ColumnInfo = self if below is None else below
-
-
-EMPTY_COLUMN: Final = ColumnInfo(0, -1, 0, 0, 99, 0, None)
-
-
-class ColumnInfos(dict[bytes, ColumnInfo]):
-    """Each distinct column seen under one building rule, with its info, made when first
-    asked for (from the info of the column without its top card, made too if new): a
-    lookup, which costs the sources (the browser runs them) less than a call. It
-    forgets everything when it grows past :data:`FEATURES_KEPT` columns."""
+    Each is worked out from the column without its exposed card, which has nearly
+    always been seen before. Shared by every search under one building rule; it forgets
+    everything when it grows past :data:`FEATURES_KEPT` columns.
+    """
 
     def __init__(self, follows: bytes) -> None:
         super().__init__()
         self.follows = follows
 
-    def __missing__(self, column: bytes) -> ColumnInfo:
-        n = len(column)
-        if n == 0:
-            info = EMPTY_COLUMN
-        else:
-            below = self[column[: n - 1]]
-            card = column[n - 1]
-            # As rating.onto_value() adds a card, and the same figures.
-            run = below.run + 1 if n > 1 and self.follows[below.top * 52 + card] else 1
-            if card >> 2 > below.lowest:
-                info = ColumnInfo(n, card, run, below.disorder + 1, below.lowest, below.depth + 1, below)
-            else:
-                info = ColumnInfo(n, card, run, below.disorder, card >> 2, 0, below)
+    def __missing__(self, column: bytes) -> Features:
         if len(self) >= FEATURES_KEPT:
             self.clear()
-        self[column] = info
-        return info
+        n = len(column)
+        if n <= 1:
+            features = (n, 0, column[0] >> 2, 0) if n else (0, 0, 99, 0)
+        else:
+            run, disorder, lowest, depth = self[column[:-1]]
+            card = column[-1]
+            run = run + 1 if self.follows[column[-2] * 52 + card] else 1
+            if card >> 2 > lowest:
+                features = (run, disorder + 1, lowest, depth + 1)
+            else:
+                features = (run, disorder, card >> 2, 0)
+        self[column] = features
+        return features
 
 
-def column_value(weights: Weights, info: ColumnInfo) -> int:
-    """A column's share of the heuristic (see :class:`Weights`)."""
-    n = info.height
-    if n == 0:
-        return -weights.empty_column
-    return (
-        weights.in_play * n
-        + weights.disorder * info.disorder
-        + weights.off_run * (n - info.run)
-        + weights.depth * info.depth
-    )
+class ColumnValues(dict[bytes, int]):
+    """Each column's share of the heuristic, computed once per distinct column and
+    shared by every search with the same weights and building rule; it forgets
+    everything when it grows past :data:`FEATURES_KEPT` columns."""
+
+    def __init__(self, features: ColumnFeatures, weights: Weights) -> None:
+        super().__init__()
+        self.features = features
+        self.weights = weights
+
+    def __missing__(self, column: bytes) -> int:
+        if len(self) >= FEATURES_KEPT:
+            self.clear()
+        n = len(column)
+        weights = self.weights
+        if not n:
+            value = -weights.empty_column
+        else:
+            run, disorder, _, depth = self.features[column]
+            value = (
+                weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
+            )
+        self[column] = value
+        return value
 
 
 @functools.cache
@@ -184,30 +172,11 @@ def takeable_cache(building: Building) -> dict[bytes, tuple[int, int, int]]:
     return {}
 
 
-class ColumnValues(dict[bytes, int]):
-    """Each column's share of the heuristic (:func:`column_value`), worked out once per
-    distinct column and shared by every search with the same weights and building rule:
-    a lookup here costs the sources less than a call (the browser runs them). It forgets
-    everything when it grows past :data:`FEATURES_KEPT` columns."""
-
-    def __init__(self, infos: ColumnInfos, weights: Weights) -> None:
-        super().__init__()
-        self.infos = infos
-        self.weights = weights
-
-    def __missing__(self, column: bytes) -> int:
-        if len(self) >= FEATURES_KEPT:
-            self.clear()
-        value = column_value(self.weights, self.infos[column])
-        self[column] = value
-        return value
+@functools.cache
+def column_features(building: Building) -> ColumnFeatures:
+    return ColumnFeatures(building_tables(building, 4)[0])
 
 
 @functools.cache
 def column_values(building: Building, weights: Weights) -> ColumnValues:
-    return ColumnValues(column_infos(building), weights)
-
-
-@functools.cache
-def column_infos(building: Building) -> ColumnInfos:
-    return ColumnInfos(building_tables(building, 4)[0])
+    return ColumnValues(column_features(building), weights)
