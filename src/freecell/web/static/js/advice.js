@@ -57,16 +57,11 @@ async function analyse(game, mine) {
     () => mine === generation,
   );
   const until = Date.now() + FURTHER_MS;
-  while (answer?.searching && mine === generation && Date.now() < until) {
-    showVerdict("searching");
-    await wait(FURTHER_POLL_MS);
-    answer = await api.analysis(game.id);
-  }
-  // The move that lost the game needs the verdicts of the positions before this one,
-  // which the solver works out after it: ask again until the move is named.
-  while (answer?.verdict === "not-winnable" && !answer.losing_move && game.can_undo
-         && mine === generation && Date.now() < until) {
-    showVerdict("not-winnable");
+  // Not the last word yet: a longer search is under way, or the game is lost and the move
+  // that lost it waits for the verdicts of the positions before (worked out after this one).
+  const unfinished = (a) => a?.searching || (a?.verdict === "not-winnable" && !a.losing_move && game.can_undo);
+  while (unfinished(answer) && mine === generation && Date.now() < until) {
+    showVerdict(answer.searching ? "searching" : answer.verdict);
     await wait(FURTHER_POLL_MS);
     answer = await api.analysis(game.id);
   }
