@@ -209,11 +209,18 @@ def _malloc_trim() -> Callable[[int], object] | None:
         return None
 
 
+@functools.cache
+def _reads_resident() -> bool:
+    """Whether this process can read its resident size (see :func:`resident_bytes`)."""
+    return resident_bytes() is not None
+
+
 class Budget:
     """A :class:`SearchLimit` being spent, shared by the successive searches of one solve.
 
-    The memory limit bounds the resident size of the whole process, read from the OS,
-    less a reserve for the next growth of the search's tables (see
+    The memory limit bounds the resident size of the whole process, read from the OS
+    once positions are expanded (a process already past the limit stops at the first
+    reading, after about a thousand), less a reserve for the next growth of the search's tables (see
     :data:`RESERVE_PER_POSITION`) and for what it makes before the next reading; where
     the resident size cannot be read, the positions remembered are counted at
     :data:`BYTES_PER_POSITION` each.
@@ -228,9 +235,10 @@ class Budget:
         self.expanded = 0
         self.deadline = None if limit.seconds is None else self.started + limit.seconds
         self.memory = None if limit.memory_mb is None else limit.memory_mb * 1_000_000
-        at_start = resident_bytes() if self.memory is not None or self.deadline is not None else None
-        self.measured = at_start is not None
-        self.at_start = at_start or 0
+        self.measured = (self.memory is not None or self.deadline is not None) and _reads_resident()
+        # The resident size at the first reading, from which a search's growth is counted.
+        # Not read here: most solves end before their first reading (about 10 µs each).
+        self.at_start = -1
         self.grown = 0  # how much the resident size grew, at the last reading
         self.asked = 0
         self.spent = False
@@ -259,8 +267,12 @@ class Budget:
             return True
         if self.measured:
             self.asked += 1
-            if not stored or self.asked % _READ_EVERY == 0:
+            # Between searches (nothing stored), and every _READ_EVERY questions; before
+            # anything is expanded, nothing has grown to read.
+            if (not stored and self.expanded) or self.asked % _READ_EVERY == 0:
                 resident = resident_bytes() or 0
+                if self.at_start < 0:
+                    self.at_start = resident
                 self.grown = resident - self.at_start
                 if self.memory is not None and resident + stored * RESERVE_PER_POSITION + _HEADROOM >= self.memory:
                     self.for_memory = True
