@@ -42,6 +42,7 @@ from freecell.solver.steps import (
 )
 from freecell.solver.tables import (
     FEATURES_KEPT,
+    Homeward,
     Weights,
     building_tables,
     column_features,
@@ -300,7 +301,7 @@ class FreeCellProblem:
                 return pile
         return -1
 
-    def homeward_cards(self, foundations: bytes) -> tuple[frozenset[int], frozenset[int]]:
+    def homeward_cards(self, foundations: bytes) -> Homeward:
         """The cards that may go home now, and those among them that may go safely."""
         known = self.homeward_known.get(foundations)
         if known is None:

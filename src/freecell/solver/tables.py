@@ -11,7 +11,9 @@ from typing import Final
 from freecell.rules import Building
 
 CardLists = tuple[tuple[int, ...], ...]
-Features = tuple[int, int, int, int]
+Features = tuple[int, ...]
+# The cards that may go home, and those of them that may go safely.
+Homeward = tuple[frozenset[int], ...]
 FEATURES_KEPT: Final = 500_000  # distinct columns a table remembers before it forgets them all
 
 
@@ -148,7 +150,7 @@ def column_sets(column_count: int) -> tuple[tuple[int, ...], ...]:
 @functools.cache
 def homeward_cache(
     building: Building, pile_count: int, settling: bool, eager: bool
-) -> dict[bytes, tuple[frozenset[int], frozenset[int]]]:
+) -> dict[bytes, Homeward]:
     return {}
 
 
