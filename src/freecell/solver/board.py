@@ -428,7 +428,7 @@ class FreeCellProblem:
                                 pairs = loose_pairs(self, tuple(listed), cells)
                             if pairs >> card & 1:
                                 continue
-                        cells = cells.replace(bytes((card,)), b"", 1)
+                        cells = cells.replace(BYTES[card], b"", 1)
                         foundations = self._raised(foundations, card)
                         steps.append((CELL + card, HOME, 1))
                         sent = True
@@ -457,7 +457,7 @@ class FreeCellProblem:
                 held = cells if self.back_to_cell else b""
                 for card in held:
                     if foundations[card & 3] == card >> 2 and not (pairs > 0 and pairs >> card & 1):
-                        cells = cells.replace(bytes((card,)), b"", 1)
+                        cells = cells.replace(BYTES[card], b"", 1)
                         foundations = self._raised(foundations, card)
                         steps.append((CELL + card, HOME, 1))
                         sent = True
@@ -541,11 +541,11 @@ class FreeCellProblem:
             moving = column[-count:]
             listed[source] = column[:-count]
         elif source < HOME:
-            moving = bytes((source - CELL,))
+            moving = BYTES[source - CELL]
             cells = cells.replace(moving, b"", 1)
         else:
             pile = self.top_pile(source - HOME, foundations)
-            moving = bytes(((foundations[pile] - 1) * 4 + source - HOME,))
+            moving = BYTES[(foundations[pile] - 1) * 4 + source - HOME]
             foundations = bump(foundations, pile, -1)
         if target < CELL:
             listed[target] = listed[target] + moving

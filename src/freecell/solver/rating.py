@@ -11,7 +11,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from freecell.solver.search import WON
-from freecell.solver.steps import CELL, HOME, TWIN_CELL, UNLIMITED, Columns, Rated, State, Step, may_go_home
+from freecell.solver.steps import (
+    BYTES,
+    CELL,
+    HOME,
+    TWIN_CELL,
+    UNLIMITED,
+    Columns,
+    Rated,
+    State,
+    Step,
+    may_go_home,
+)
 
 if TYPE_CHECKING:
     from freecell.solver.board import FreeCellProblem
@@ -90,7 +101,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 rated.append((h, step, None))
                 continue
         elif source < home and target < cell and not (fuses and may_go_home(source - cell, foundations)):
-            onto = columns[target] + bytes((source - cell,))
+            onto = columns[target] + BYTES[source - cell]
             h = base - cell_weight + values[onto] - values_of[target] + next_weight * hits[target]
             if disorder == disorder_of[target] and not features[onto][1]:
                 h = won
@@ -112,7 +123,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             if target == cell:
                 h = base + cell_weight - next_weight * deep
             else:
-                onto = columns[target] + bytes((((height - 1) << 2) | suit,))
+                onto = columns[target] + BYTES[((height - 1) << 2) | suit]
                 sinking = hits[target] - (where == target)
                 h = base + values[onto] - values_of[target] + next_weight * (sinking - deep)
             rated.append((won if not disorder else h, step, None))

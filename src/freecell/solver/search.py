@@ -467,7 +467,8 @@ class BestFirst(Generic[S, M, T]):
         bound = self.bound
         noise = self.noise
         expanded = 0
-        stop_at = budget.positions_allowed(cap)
+        allowed = budget.positions_allowed(cap)
+        stop_at = -1 if allowed is None else allowed  # (an int: compiled, compared as one)
         heappush = heapq.heappush
         heappop = heapq.heappop
         randrange = self.random.randrange
