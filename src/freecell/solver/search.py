@@ -74,11 +74,11 @@ class Problem(Protocol[S, M, T]):
 
     def heuristic(self, state: S) -> int: ...
 
-    def moves(self, state: S) -> Sequence[M]:
+    def moves(self, state: S) -> list[M]:
         """Each move from ``state``."""
         ...
 
-    def rated_moves(self, state: S) -> Sequence[tuple[int, M, tuple[S, T] | None]]:
+    def rated_moves(self, state: S) -> list[tuple[int, M, tuple[S, T] | None]]:
         """Each move from ``state``, with the heuristic of the child it leads to
         (worked out without making the child, where the problem can; :data:`WON` if
         and only if that child is a goal), and what
@@ -355,13 +355,13 @@ class InstrumentedProblem(Generic[S, M, T]):
         self.reverse: Callable[[S, M, S, T], M | None] = problem.reverse
         self.child_key: Callable[[S, bytes, M], bytes | None] = problem.child_key
 
-    def moves(self, state: S) -> Sequence[M]:
+    def moves(self, state: S) -> list[M]:
         found = self.problem.moves(state)
         self.expanded += 1
         self.generated += len(found)
         return found
 
-    def rated_moves(self, state: S) -> Sequence[tuple[int, M, tuple[S, T] | None]]:
+    def rated_moves(self, state: S) -> list[tuple[int, M, tuple[S, T] | None]]:
         found = self.problem.rated_moves(state)
         self.expanded += 1
         self.generated += len(found)
