@@ -41,6 +41,7 @@ from freecell.solver.steps import (
     may_go_home,
 )
 from freecell.solver.tables import (
+    DISORDER_BITS,
     FEATURES_KEPT,
     Homeward,
     Weights,
@@ -287,7 +288,8 @@ class FreeCellProblem:
                 card = column[where]
                 if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
                     depth += height - where - 1
-        h = sum([values[column] for column in columns]) + self.cell_weight * len(cells) + self.weights.next * depth
+        packed = sum([values[column] for column in columns])  # (see ColumnValues)
+        h = (packed >> DISORDER_BITS) + self.cell_weight * len(cells) + self.weights.next * depth
         if self.weights.shortest:
             h += self.weights.shortest * min(map(len, columns))
         return h
