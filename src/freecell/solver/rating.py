@@ -87,7 +87,9 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 stay = 0
                 if hits[source]:
                     height = len(rest)
-                    stay = sum([1 for where in places[source] if where < height])
+                    for where in places[source]:
+                        if where < height:
+                            stay += 1
                 if target == cell:
                     h += cell_weight - next_weight * stay
                     if disorder == packed_of[source] & mask and not left & mask:
