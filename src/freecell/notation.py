@@ -31,7 +31,7 @@ from typing import Final
 
 from freecell.cards import parse_suit
 from freecell.errors import InvalidInputError
-from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position, can_stack
+from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position, Table, can_stack
 from freecell.rules import Rules
 
 COLUMN_CHARS: Final = "1234567890"
@@ -167,7 +167,7 @@ def _read_text(text: str, columns: int, cells: int) -> _Reading:
     return _read(parse_move_text(text), columns, cells, text)
 
 
-def parse_move(text: str | MoveText, position: Position, rules: Rules) -> Move:
+def parse_move(text: str | MoveText, position: Table, rules: Rules) -> Move:
     """Give the notation its meaning in ``position``: the suit of a foundation and the
     implied count of a run. The move is not checked for legality (see
     :meth:`Position.parse_move`). Raises :class:`InvalidMoveError` for bad syntax and
@@ -192,7 +192,7 @@ def parse_move(text: str | MoveText, position: Position, rules: Rules) -> Move:
     return Move(reading.source, reading.target, count)
 
 
-def _implied_count(position: Position, column: int, onto: int, rules: Rules) -> int:
+def _implied_count(position: Table, column: int, onto: int, rules: Rules) -> int:
     cards = position.columns[column]
     for n in range(1, position.run_length(column, rules.building) + 1):
         if can_stack(cards[-n], onto, rules.building):
@@ -205,11 +205,7 @@ def format_move(move: Move, position: Position) -> str:
     source = move.source
     target = move.target
     text = place_text(source) + place_char(target)
-    if (
-        move.count > 1
-        and target.kind is PlaceKind.COLUMN
-        and not position.columns[target.index]
-    ):
+    if move.count > 1 and target.kind is PlaceKind.COLUMN and not position.columns[target.index]:
         text += f"v{move.count:x}"
     return text
 
