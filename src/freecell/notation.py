@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Final
 
 from freecell.cards import parse_suit
@@ -185,11 +185,15 @@ def parse_move(text: str | MoveText, position: Table, rules: Rules) -> Move:
     if reading.move is not None:
         return reading.move
     # a column onto a column, the count not written: the cards say it
-    count = 1
-    onto = position.columns[reading.target.index]
-    if onto:
-        count = _implied_count(position, reading.source.index, onto[-1], rules)
-    return Move(reading.source, reading.target, count)
+    source, target = reading.source.index, reading.target.index
+    onto = position.columns[target]
+    return _column_move(source, target, _implied_count(position, source, onto[-1], rules) if onto else 1)
+
+
+@cache
+def _column_move(source: int, target: int, count: int) -> Move:
+    # Made once for each (a few hundred at most): making a Move costs as much as the parse.
+    return Move(Place.column(source), Place.column(target), count)
 
 
 def _implied_count(position: Table, column: int, onto: int, rules: Rules) -> int:
