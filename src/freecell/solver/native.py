@@ -20,15 +20,14 @@ carries the same folder (``hatch_build.py``, through ``build_native --into``).
 from __future__ import annotations
 
 import ast
-import hashlib
-import json
 import os
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Final
 
-# Paths as strings, with os.path: every solve's process runs this module, and pathlib
-# would add its imports (urllib.parse, ipaddress) to each start-up.
+# Every solve's process runs this module: paths are strings, with os.path (pathlib would
+# add urllib.parse and ipaddress to each start-up), and hashlib and json are imported only
+# where a build is checked (not in the browser, nor with FREECELL_PURE_PYTHON).
 PACKAGE_DIR: Final = os.path.dirname(os.path.realpath(__file__))
 COMPILED: Final = ("board", "depth_first", "rating", "search", "steps", "tables", "take_backs", "twins")
 COMPILED_DIR: Final = os.path.join(PACKAGE_DIR, "_compiled")
@@ -90,6 +89,8 @@ def manifest(sources: list[str] | None = None, *, for_wheel: bool = False) -> di
 
 
 def _sha256(path: str) -> str:
+    import hashlib
+
     with open(path, "rb") as source:
         return hashlib.sha256(source.read()).hexdigest()
 
@@ -97,6 +98,8 @@ def _sha256(path: str) -> str:
 def is_current(directory: str | os.PathLike[str] = COMPILED_DIR) -> bool:
     """Whether ``directory`` holds a build of the sources as they are now, for this Python
     (for its build too, unless the manifest is a wheel's)."""
+    import json
+
     try:
         with open(os.path.join(directory, MANIFEST), encoding="utf-8") as file:
             recorded = json.load(file)
