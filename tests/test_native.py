@@ -73,7 +73,7 @@ def test_a_build_depends_on_the_modules_compiled_and_on_every_module_they_import
 
 def test_the_compiled_modules_which_the_doctest_run_leaves_out_hold_no_doctests() -> None:
     for name in native.COMPILED:
-        assert ">>>" not in (native.PACKAGE_DIR / f"{name}.py").read_text(encoding="utf-8")
+        assert ">>>" not in Path(native.PACKAGE_DIR, f"{name}.py").read_text(encoding="utf-8")
 
 
 @pytest.mark.slow
@@ -141,7 +141,7 @@ def test_the_build_reads_no_mypy_configuration_so_a_wheels_build_environment_nee
 
     from freecell.solver.build_native import MYPY_OPTIONS
 
-    monkeypatch.chdir(native.PACKAGE_DIR.parent.parent)
+    monkeypatch.chdir(Path(native.PACKAGE_DIR).parent.parent)
     _, options = process_options([*MYPY_OPTIONS, "freecell/solver/board.py"])
     assert options.plugins == []
     assert options.disallow_untyped_defs and options.warn_return_any  # the project's --strict

@@ -14,7 +14,7 @@ from freecell.board_format import check_cards
 from freecell.cards import KING, full_deck
 from freecell.deals import Deal
 from freecell.game import Game
-from freecell.position import Move, Place, PlaceKind, Position
+from freecell.position import Move, Place, PlaceKind, Position, WorkingTable
 from freecell.rules import PRESETS, Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
 
 PRESET_LIST = list(PRESETS.values())
@@ -107,7 +107,7 @@ def _reference_legal(position: Position, move: Move, rules: Rules) -> bool:
             return False
     base = moving[0]
     if target.kind is home:
-        return count == 1 and base % 4 == target.index and any(h == base // 4 for h in piles[target.index::4])
+        return count == 1 and base % 4 == target.index and any(h == base // 4 for h in piles[target.index :: 4])
     if target.kind is cell:
         allowed_source = source.kind is column or (
             source.kind is home and rules.foundation_return is FoundationReturn.TO_TABLEAU_OR_CELL
@@ -218,3 +218,16 @@ def test_single_card_steps_end_where_the_run_moved_as_one(name: str, number: int
         if not listed:
             break
         position = position.apply(data.draw(st.sampled_from(listed)), rules)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(EVERY_VARIANT), st.randoms(use_true_random=False))
+def test_a_working_table_judges_and_plays_every_move_as_a_position_does(rules: Rules, rng: random.Random) -> None:
+    position = _crafted_position(rules, rng)
+    for move in _every_candidate(position):
+        table = WorkingTable(position)
+        reason = position.why_illegal(move, rules)
+        assert table.why_illegal(move, rules) == reason
+        if reason is None:
+            table.play(move)
+            assert table.position() == position.apply_unchecked(move)

@@ -11,12 +11,27 @@ Python with no dependencies:
 True
 """
 
+from typing import TYPE_CHECKING
+
 from freecell.cards import Card, card_name, card_rank, card_suit, parse_card
 from freecell.deals import Deal, DealKind, random_deal
-from freecell.game import Game, Outcome
 from freecell.position import IllegalMoveError, InvalidPositionError, Move, Place, PlaceKind, Position
 from freecell.replay import ReplayError, replay
 from freecell.rules import PRESETS, Rules, find_rules
+
+if TYPE_CHECKING:
+    from freecell.game import Game, Outcome
+
+
+def __getattr__(name: str) -> object:
+    # The game sessions are imported on first use: a process that only solves (the
+    # solver, its helper, a batch) never plays a game.
+    if name in ("Game", "Outcome"):
+        from freecell import game
+
+        return getattr(game, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "PRESETS",

@@ -20,7 +20,6 @@ six rows.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -92,7 +91,7 @@ def lay_out(order: list[Card], rules: Rules) -> Position:
     if len(order) != rules.card_count:
         raise InvalidDealError(f"{rules.name} deals {rules.card_count} cards, not {len(order)}")
     to_columns = len(order) - rules.dealt_to_cells
-    columns = tuple(tuple(order[i:to_columns:rules.columns]) for i in range(rules.columns))
+    columns = tuple(tuple(order[i : to_columns : rules.columns]) for i in range(rules.columns))
     dealt = order[to_columns:]
     cells = tuple(dealt) + (None,) * (rules.cells - len(dealt))
     return Position(columns, cells, (0,) * rules.foundation_count)
@@ -172,6 +171,8 @@ def random_deal(rules: Rules) -> Deal:
     :data:`MAX_DEAL` (FreeCell Pro's range), a number players can quote and compare across
     programs; elsewhere (the double deck) a random seed of our shuffle.
     """
+    import secrets  # here, not above: its imports (hmac, hashlib) would cost every solve's start-up
+
     if rules.dealer is Dealer.MICROSOFT:
         return Deal(rules, 1 + secrets.randbelow(MAX_DEAL))
     return Deal(rules, secrets.randbits(64), DealKind.SEED)

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Final
 
 from freecell.cards import parse_suit
 from freecell.errors import InvalidInputError
-from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position, can_stack
+from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position, Table, can_stack
 from freecell.rules import Rules
 
 COLUMN_CHARS: Final = "1234567890"
@@ -167,7 +167,7 @@ def _read_text(text: str, columns: int, cells: int) -> _Reading:
     return _read(parse_move_text(text), columns, cells, text)
 
 
-def parse_move(text: str | MoveText, position: Position, rules: Rules) -> Move:
+def parse_move(text: str | MoveText, position: Table, rules: Rules) -> Move:
     """Give the notation its meaning in ``position``: the suit of a foundation and the
     implied count of a run. The move is not checked for legality (see
     :meth:`Position.parse_move`). Raises :class:`InvalidMoveError` for bad syntax and
@@ -185,14 +185,18 @@ def parse_move(text: str | MoveText, position: Position, rules: Rules) -> Move:
     if reading.move is not None:
         return reading.move
     # a column onto a column, the count not written: the cards say it
-    count = 1
-    onto = position.columns[reading.target.index]
-    if onto:
-        count = _implied_count(position, reading.source.index, onto[-1], rules)
-    return Move(reading.source, reading.target, count)
+    source, target = reading.source.index, reading.target.index
+    onto = position.columns[target]
+    return _column_move(source, target, _implied_count(position, source, onto[-1], rules) if onto else 1)
 
 
-def _implied_count(position: Position, column: int, onto: int, rules: Rules) -> int:
+@cache
+def _column_move(source: int, target: int, count: int) -> Move:
+    # Made once for each (a few hundred at most): making a Move costs as much as the parse.
+    return Move(Place.column(source), Place.column(target), count)
+
+
+def _implied_count(position: Table, column: int, onto: int, rules: Rules) -> int:
     cards = position.columns[column]
     for n in range(1, position.run_length(column, rules.building) + 1):
         if can_stack(cards[-n], onto, rules.building):
@@ -205,11 +209,7 @@ def format_move(move: Move, position: Position) -> str:
     source = move.source
     target = move.target
     text = place_text(source) + place_char(target)
-    if (
-        move.count > 1
-        and target.kind is PlaceKind.COLUMN
-        and not position.columns[target.index]
-    ):
+    if move.count > 1 and target.kind is PlaceKind.COLUMN and not position.columns[target.index]:
         text += f"v{move.count:x}"
     return text
 

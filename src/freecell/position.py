@@ -8,7 +8,7 @@ per suit. Every question about what may move is asked with a :class:`~freecell.r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
@@ -123,13 +123,14 @@ def capacity_formula(empty_cells: int, empty_columns: int) -> int:
     return (empty_cells + 1) << empty_columns
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
-    """The table at one moment. Immutable and hashable; :meth:`key` merges symmetries."""
+class Table:
+    """What the rules ask of a table of cards, whoever holds them: a :class:`Position`
+    (immutable), or a :class:`WorkingTable` whose cards move in place."""
 
-    columns: tuple[tuple[Card, ...], ...]
-    cells: tuple[Card | None, ...]
-    foundations: tuple[int, ...]
+    __slots__ = ()
+    columns: Sequence[Sequence[Card]]
+    cells: Sequence[Card | None]
+    foundations: Sequence[int]
 
     # --- reading the table -------------------------------------------------------------
 
@@ -159,37 +160,6 @@ class Position:
 
     def is_won(self) -> bool:
         return all(height == KING for height in self.foundations)
-
-    def key(self) -> tuple[object, ...]:
-        """A canonical key: positions that differ only in the order of columns, of cells,
-        or of the two piles of a suit share it."""
-        piles = self.foundations
-        if len(piles) > 4:
-            # the two piles of a suit are interchangeable: keep them lowest first
-            piles = tuple(h for suit in range(4) for h in sorted(piles[suit::4]))
-        return (
-            tuple(sorted(self.columns)),
-            tuple(sorted(card for card in self.cells if card is not None)),
-            piles,
-        )
-
-    # --- text ---------------------------------------------------------------------------
-
-    @classmethod
-    def from_text(cls, text: str, rules: Rules | None = None, *, partial: bool = False) -> Position:
-        """Read Freecell Solver's board format; see :func:`freecell.board_format.parse_board`."""
-        from freecell.board_format import parse_board
-
-        return parse_board(text, rules, partial=partial)
-
-    def to_text(self) -> str:
-        """Write Freecell Solver's board format."""
-        from freecell.board_format import format_board
-
-        return format_board(self)
-
-    def __str__(self) -> str:
-        return self.to_text()
 
     # --- the capacity rule --------------------------------------------------------------
 
@@ -279,7 +249,10 @@ class Position:
         """The pile that ``card`` may go on next, if any."""
         below = card >> 2  # the height the pile must have: the card's rank - 1
         foundations = self.foundations
-        for pile in range(card & 3, len(foundations), 4):
+        suit = card & 3
+        if foundations[suit] == below:  # the suit's first pile, its only one in one deck
+            return suit
+        for pile in range(suit + 4, len(foundations), 4):
             if foundations[pile] == below:
                 return pile
         return None
@@ -311,7 +284,13 @@ class Position:
             return "a card must move to another place"
         if count < 1:
             return "a move carries at least one card"
-        card = self.card_at(source)
+        if source_kind is _COLUMN:  # card_at, inlined for the common sources
+            column = self.columns[source_index]
+            card = column[-1] if column else None
+        elif source_kind is _CELL:
+            card = self.cells[source_index]
+        else:
+            card = self.card_at(source)
         if card is None:
             return f"{_place_words(source)} is empty"
         if source_kind is _FOUNDATION:
@@ -373,47 +352,6 @@ class Position:
         doubled = "1 empty column" if columns == 1 else f"each of {columns} empty columns"
         return f"{cells} + 1, doubled for {doubled}"
 
-    # --- making moves -------------------------------------------------------------------
-
-    def apply(self, move: Move, rules: Rules) -> Position:
-        """The position after ``move``; raises :class:`IllegalMoveError` if it is illegal."""
-        self.check(move, rules)
-        return self.apply_unchecked(move)
-
-    def apply_unchecked(self, move: Move) -> Position:
-        """The position after ``move``, trusting that it is legal."""
-        columns = self.columns
-        cells = self.cells
-        foundations = self.foundations
-        source, target, count = move.source, move.target, move.count
-        source_kind, target_kind = source.kind, target.kind
-        if source_kind is _COLUMN:
-            column = columns[source.index]
-            moving = column[-count:]
-            changed = list(columns)
-            changed[source.index] = column[:-count]
-            if target_kind is _COLUMN:
-                changed[target.index] += moving
-                return Position(tuple(changed), cells, foundations)
-            columns = tuple(changed)
-        elif source_kind is _CELL:
-            moving = (cells[source.index],)  # type: ignore[assignment]
-            cells = _replace(cells, source.index, None)
-        else:
-            pile = self._top_pile(source.index)
-            assert pile is not None
-            moving = (make_card(foundations[pile], source.index),)
-            foundations = _replace(foundations, pile, foundations[pile] - 1)
-        if target_kind is _COLUMN:
-            columns = _replace(columns, target.index, columns[target.index] + moving)
-        elif target_kind is _CELL:
-            cells = _replace(cells, target.index, moving[0])
-        else:
-            pile = self.home_pile(moving[0])
-            assert pile is not None
-            foundations = _replace(foundations, pile, foundations[pile] + 1)
-        return Position(columns, cells, foundations)
-
     def legal_moves(self, rules: Rules) -> list[Move]:
         """Every legal move, each exactly once.
 
@@ -462,7 +400,8 @@ class Position:
                         moves.append(Move(source, target, most))
                 else:
                     moves.extend(
-                        Move(source, target, n) for n in range(1, most + 1)
+                        Move(source, target, n)
+                        for n in range(1, most + 1)
                         if rules.empty_columns is EmptyColumns.ANY_CARD
                         or card_rank(self.columns[source.index][-n]) == KING
                     )
@@ -501,21 +440,13 @@ class Position:
             return [move]
         free_cells = [Place.cell(i) for i, c in enumerate(self.cells) if c is None]
         relay_columns = [
-            Place.column(i)
-            for i, column in enumerate(self.columns)
-            if not column and i != move.target.index
+            Place.column(i) for i, column in enumerate(self.columns) if not column and i != move.target.index
         ]
         if rules.empty_columns is not EmptyColumns.ANY_CARD:
             relay_columns = []
         steps: list[Move] = []
         _route(move.count, move.source, move.target, free_cells, relay_columns, steps)
         return steps
-
-    def notation(self, move: Move) -> str:
-        """``move`` in standard notation (see :mod:`freecell.notation`)."""
-        from freecell.notation import format_move
-
-        return format_move(move, self)
 
     def parse_move(self, text: str | MoveText, rules: Rules) -> Move:
         """Read standard notation in this position; the move is checked to be legal."""
@@ -526,8 +457,140 @@ class Position:
         return move
 
 
+@dataclass(frozen=True, slots=True)
+class Position(Table):
+    """The table at one moment. Immutable and hashable; :meth:`key` merges symmetries."""
+
+    columns: tuple[tuple[Card, ...], ...]
+    cells: tuple[Card | None, ...]
+    foundations: tuple[int, ...]
+
+    def key(self) -> tuple[object, ...]:
+        """A canonical key: positions that differ only in the order of columns, of cells,
+        or of the two piles of a suit share it."""
+        piles = self.foundations
+        if len(piles) > 4:
+            # the two piles of a suit are interchangeable: keep them lowest first
+            piles = tuple(h for suit in range(4) for h in sorted(piles[suit::4]))
+        return (
+            tuple(sorted(self.columns)),
+            tuple(sorted(card for card in self.cells if card is not None)),
+            piles,
+        )
+
+    # --- text ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_text(cls, text: str, rules: Rules | None = None, *, partial: bool = False) -> Position:
+        """Read Freecell Solver's board format; see :func:`freecell.board_format.parse_board`."""
+        from freecell.board_format import parse_board
+
+        return parse_board(text, rules, partial=partial)
+
+    def to_text(self) -> str:
+        """Write Freecell Solver's board format."""
+        from freecell.board_format import format_board
+
+        return format_board(self)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    # --- making moves -------------------------------------------------------------------
+
+    def apply(self, move: Move, rules: Rules) -> Position:
+        """The position after ``move``; raises :class:`IllegalMoveError` if it is illegal."""
+        self.check(move, rules)
+        return self.apply_unchecked(move)
+
+    def apply_unchecked(self, move: Move) -> Position:
+        """The position after ``move``, trusting that it is legal."""
+        columns = self.columns
+        cells = self.cells
+        foundations = self.foundations
+        source, target, count = move.source, move.target, move.count
+        source_kind, target_kind = source.kind, target.kind
+        if source_kind is _COLUMN:
+            column = columns[source.index]
+            moving = column[-count:]
+            changed = list(columns)
+            changed[source.index] = column[:-count]
+            if target_kind is _COLUMN:
+                changed[target.index] += moving
+                return Position(tuple(changed), cells, foundations)
+            columns = tuple(changed)
+        elif source_kind is _CELL:
+            moving = (cells[source.index],)  # type: ignore[assignment]
+            cells = _replace(cells, source.index, None)
+        else:
+            pile = self._top_pile(source.index)
+            assert pile is not None
+            moving = (make_card(foundations[pile], source.index),)
+            foundations = _replace(foundations, pile, foundations[pile] - 1)
+        if target_kind is _COLUMN:
+            columns = _replace(columns, target.index, columns[target.index] + moving)
+        elif target_kind is _CELL:
+            cells = _replace(cells, target.index, moving[0])
+        else:
+            pile = self.home_pile(moving[0])
+            assert pile is not None
+            foundations = _replace(foundations, pile, foundations[pile] + 1)
+        return Position(columns, cells, foundations)
+
+    def notation(self, move: Move) -> str:
+        """``move`` in standard notation (see :mod:`freecell.notation`)."""
+        from freecell.notation import format_move
+
+        return format_move(move, self)
+
+
+class WorkingTable(Table):
+    """A table whose cards move in place, for playing a line of moves: a move played here
+    costs no new :class:`Position`. The rules' questions are the same as a position's."""
+
+    __slots__ = ("cells", "columns", "foundations")
+    columns: list[list[Card]]
+    cells: list[Card | None]
+    foundations: list[int]
+
+    def __init__(self, position: Position) -> None:
+        self.columns = [list(column) for column in position.columns]
+        self.cells = list(position.cells)
+        self.foundations = list(position.foundations)
+
+    def position(self) -> Position:
+        """The table as it stands now."""
+        return Position(tuple(map(tuple, self.columns)), tuple(self.cells), tuple(self.foundations))
+
+    def play(self, move: Move) -> None:
+        """Play ``move`` here, trusting that it is legal (as :meth:`Position.apply_unchecked`)."""
+        source, target, count = move.source, move.target, move.count
+        kind = source.kind
+        if kind is _COLUMN:
+            column = self.columns[source.index]
+            moving = column[-count:]
+            del column[-count:]
+        elif kind is _CELL:
+            moving = [self.cells[source.index]]  # type: ignore[list-item]
+            self.cells[source.index] = None
+        else:
+            pile = self._top_pile(source.index)
+            assert pile is not None
+            moving = [make_card(self.foundations[pile], source.index)]
+            self.foundations[pile] -= 1
+        kind = target.kind
+        if kind is _COLUMN:
+            self.columns[target.index] += moving
+        elif kind is _CELL:
+            self.cells[target.index] = moving[0]
+        else:
+            pile = self.home_pile(moving[0])
+            assert pile is not None
+            self.foundations[pile] += 1
+
+
 @cache
-def _notation_parser() -> Callable[[str | MoveText, Position, Rules], Move]:
+def _notation_parser() -> Callable[[str | MoveText, Table, Rules], Move]:
     # imported on first use, as notation imports this module; an import on every call
     # would cost as much as the parse
     from freecell.notation import parse_move

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from freecell.errors import InvalidInputError
-from freecell.position import IllegalMoveError, Position
+from freecell.position import IllegalMoveError, Position, WorkingTable
 from freecell.rules import Rules, SequenceMoves
 
 
@@ -19,19 +19,19 @@ def replay(start: Position, rules: Rules, moves: Iterable[str]) -> Position:
     Under single-card rules a run is played as the series of one-card moves it stands for.
     Raises :class:`ReplayError` naming the first illegal move, its number and the reason.
     """
-    position = start
+    table = WorkingTable(start)  # the moves are played in place: no position per move
     single = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
     for number, text in enumerate(moves, start=1):
         try:
-            move = position.parse_move(text, rules)
+            move = table.parse_move(text, rules)
             if single and move.count > 1:
-                for step in position.single_card_steps(move, rules):
-                    position = position.apply_unchecked(step)
+                for step in table.single_card_steps(move, rules):
+                    table.play(step)
             else:
-                position = position.apply_unchecked(move)
+                table.play(move)
         except InvalidInputError as error:
             raise ReplayError(number, text, str(error)) from None
-    return position
+    return table.position()
 
 
 class ReplayError(IllegalMoveError):

@@ -24,7 +24,7 @@ _GROUP: Final = "freecell.solver.native"
 MYPY_OPTIONS: Final = ("--config-file=", "--strict")
 
 
-def build(directory: Path = native.COMPILED_DIR, *, for_wheel: bool = False) -> Path:
+def build(directory: Path = Path(native.COMPILED_DIR), *, for_wheel: bool = False) -> Path:
     """Compile :data:`~freecell.solver.native.COMPILED` with mypyc into ``directory``
     (replacing what was there) and write its manifest (a wheel's, ``for_wheel``: see
     :func:`~freecell.solver.native.manifest`); the C sources and objects go to a temporary
@@ -36,10 +36,10 @@ def build(directory: Path = native.COMPILED_DIR, *, for_wheel: bool = False) -> 
 
     manifest = native.manifest(for_wheel=for_wheel)
     with tempfile.TemporaryDirectory(prefix="freecell-native-") as work:
-        sources = [str(native.PACKAGE_DIR / f"{name}.py") for name in native.COMPILED]
+        sources = [os.path.join(native.PACKAGE_DIR, f"{name}.py") for name in native.COMPILED]
         here = os.getcwd()
         # mypyc names a module after its path from the folder it runs in.
-        os.chdir(native.PACKAGE_DIR.parent.parent)
+        os.chdir(Path(native.PACKAGE_DIR).parent.parent)
         try:
             # No profile-guided build: 2-4% cheaper a position, not worth a second build
             # and a training run at every setup (see docs/solver.md).
@@ -89,7 +89,7 @@ def main(arguments: list[str]) -> int:
     cannot be built."""
     for_wheel = len(arguments) == 2 and arguments[0] == "--into"
     if arguments in ([], ["--if-stale"]):
-        directory = native.COMPILED_DIR
+        directory = Path(native.COMPILED_DIR)
     elif for_wheel:
         directory = Path(arguments[1]).resolve()
     else:

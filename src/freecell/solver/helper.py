@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
@@ -81,6 +80,8 @@ class Helper:
     def stop(self) -> None:
         """End the child now, if it still runs, and reap it."""
         if self.running:
+            import signal  # only a helper's end needs it: not imported by every solve
+
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
         self._reap()

@@ -20,20 +20,20 @@ carries the same folder (``hatch_build.py``, through ``build_native --into``).
 from __future__ import annotations
 
 import ast
-import hashlib
-import json
 import os
 import sys
-import sysconfig
-from pathlib import Path
+from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Final
 
-PACKAGE_DIR: Final = Path(__file__).resolve().parent
+# Every solve's process runs this module: paths are strings, with os.path (pathlib would
+# add urllib.parse and ipaddress to each start-up), and hashlib and json are imported only
+# where a build is checked (not in the browser, nor with FREECELL_PURE_PYTHON).
+PACKAGE_DIR: Final = os.path.dirname(os.path.realpath(__file__))
 COMPILED: Final = ("board", "depth_first", "rating", "search", "steps", "tables", "take_backs", "twins")
-COMPILED_DIR: Final = PACKAGE_DIR / "_compiled"
+COMPILED_DIR: Final = os.path.join(PACKAGE_DIR, "_compiled")
 MANIFEST: Final = "SOURCES.json"
 PURE_PYTHON_VARIABLE: Final = "FREECELL_PURE_PYTHON"
-_ROOT: Final = PACKAGE_DIR.parent  # src/freecell
+_ROOT: Final = os.path.dirname(PACKAGE_DIR)  # src/freecell
 
 
 def sources_compiled_against() -> list[str]:
@@ -48,7 +48,8 @@ def sources_compiled_against() -> list[str]:
         if path is None or path in found:
             continue
         found.add(path)
-        tree = ast.parse((_ROOT / path).read_text(encoding="utf-8"))
+        with open(os.path.join(_ROOT, path), encoding="utf-8") as source:
+            tree = ast.parse(source.read())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 waiting.append(node.module)
@@ -64,7 +65,7 @@ def _module_path(module: str) -> str | None:
     if parts[0] != "freecell":
         return None
     for candidate in ("/".join([*parts[1:], "__init__.py"]), "/".join(parts[1:]) + ".py"):
-        if (_ROOT / candidate).is_file():
+        if os.path.isfile(os.path.join(_ROOT, candidate)):
             return candidate
     return None
 
@@ -78,30 +79,41 @@ def manifest(sources: list[str] | None = None, *, for_wheel: bool = False) -> di
     load (``cp311-cp311-linux_x86_64``: any CPython 3.11 on x86-64 Linux), into one
     environment, where the build beside the sources may be shared by several."""
     listed = sources_compiled_against() if sources is None else sources
-    found: dict[str, object] = {"extension_suffix": sysconfig.get_config_var("EXT_SUFFIX")}
+    # the first suffix is sysconfig's EXT_SUFFIX, without importing sysconfig
+    found: dict[str, object] = {"extension_suffix": EXTENSION_SUFFIXES[0]}
     if not for_wheel:
         found["python"] = sys.version
     found["compiled"] = list(COMPILED)
-    found["sources"] = {path: hashlib.sha256((_ROOT / path).read_bytes()).hexdigest() for path in listed}
+    found["sources"] = {path: _sha256(os.path.join(_ROOT, path)) for path in listed}
     return found
 
 
-def is_current(directory: Path = COMPILED_DIR) -> bool:
+def _sha256(path: str) -> str:
+    import hashlib
+
+    with open(path, "rb") as source:
+        return hashlib.sha256(source.read()).hexdigest()
+
+
+def is_current(directory: str | os.PathLike[str] = COMPILED_DIR) -> bool:
     """Whether ``directory`` holds a build of the sources as they are now, for this Python
     (for its build too, unless the manifest is a wheel's)."""
+    import json
+
     try:
-        recorded = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+        with open(os.path.join(directory, MANIFEST), encoding="utf-8") as file:
+            recorded = json.load(file)
         return bool(recorded == manifest(list(recorded["sources"]), for_wheel="python" not in recorded))
     except (OSError, ValueError, KeyError, TypeError):
         return False
 
 
-def search_path(directory: Path = COMPILED_DIR) -> list[str]:
+def search_path(directory: str | os.PathLike[str] = COMPILED_DIR) -> list[str]:
     """The folders to search before the package's own for its modules: the compiled
     build when it is current and wanted, else none."""
     if os.environ.get(PURE_PYTHON_VARIABLE) or not is_current(directory):
         return []
-    return [str(directory)]
+    return [os.fspath(directory)]
 
 
 def in_use() -> bool:

@@ -16,7 +16,6 @@ decks count four times as many.
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -249,6 +248,8 @@ def describe(plan: Plan, rules: Rules) -> list[str]:
     """``plan`` as lines of text for ``rules``: each part of the schedule in the order
     it takes over, when it does, and a table of its searches, one a line (kind, problem,
     weights, path weight and cap)."""
+    import textwrap  # only a printed plan needs it: not imported by every solve
+
     scale = rules.decks**2
     counted = f"; positions counted x{scale} for {rules.decks} decks" if scale != 1 else ""
     lines = [

@@ -70,13 +70,11 @@ class _Table:
             if not 0 < count <= len(column):
                 raise ValueError(f"column {source + 1} does not hold {count} cards")
             written = COLUMN_CHARS[source]
-            suit: int | None = None
             moving = column[-count:]
             del column[-count:]
         elif source < HOME:
             index = self.cells.index(source - CELL)
             written = CELL_CHARS[index]
-            suit = None
             moving = [source - CELL]
             self.cells[index] = None
         else:
@@ -85,28 +83,24 @@ class _Table:
             pile = suit + 4 * heights.index(max(heights))
             if not self.foundations[pile]:
                 raise ValueError(f"the {SUIT_CHARS[suit]} foundation is empty")
-            written = FOUNDATION_CHAR
+            written = FOUNDATION_CHAR + SUIT_CHARS[suit]  # a take-back names the suit
             self.foundations[pile] -= 1
             moving = [self.foundations[pile] * 4 + suit]
         if count > 1 and target >= CELL:
             raise ValueError("only a column takes more than one card")
-        shown_count = None  # the notation writes a count only for a run into an empty column
         if target < CELL:
             column = self.columns[target]
-            onto = COLUMN_CHARS[target]
-            if count > 1 and not column:
-                shown_count = count
+            if count > 1 and not column:  # the only move whose count is written
+                column.extend(moving)
+                return format_move_text(MoveText(written, COLUMN_CHARS[target], count))
             column.extend(moving)
-        elif target == CELL:
+            return written + COLUMN_CHARS[target]
+        if target == CELL:
             index = self.cells.index(None)
             self.cells[index] = moving[0]
-            onto = CELL_CHARS[index]
-        else:
-            card = moving[0]
-            pile = self._home_pile(card)
-            self.foundations[pile] += 1
-            onto = FOUNDATION_CHAR
-        return format_move_text(MoveText(written, onto, shown_count, suit))
+            return written + CELL_CHARS[index]
+        self.foundations[self._home_pile(moving[0])] += 1
+        return written + FOUNDATION_CHAR
 
     def _home_pile(self, card: int) -> int:
         foundations = self.foundations
@@ -132,7 +126,7 @@ class _Table:
                 self.columns[target].append(card)  # type: ignore[arg-type]
             else:
                 self.cells[target] = card
-            texts.append(format_move_text(MoveText(place_char(part.source), place_char(part.target))))
+            texts.append(place_char(part.source) + place_char(part.target))
         return texts
 
 
