@@ -10,13 +10,13 @@ import pytest
 from freecell import Deal, find_rules
 from freecell.cards import parse_card
 from freecell.position import Position
-from freecell.rules import Rules
+from freecell.rules import Building, Rules
 from freecell.solver import board as board_module
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import WON, BestFirst, Budget, SearchEnd, SearchLimit
 from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, fused, fused_moves
-from freecell.solver.tables import Weights
+from freecell.solver.tables import DISORDER_BITS, DISORDER_MASK, Weights, column_features, column_values
 from freecell.solver.transcript import verify, write_moves
 
 
@@ -137,13 +137,42 @@ def _random_walks(
             state = problem.play(state, walk.choice(listed))[0]
 
 
+@pytest.mark.parametrize("building", list(Building))
+def test_a_columns_packed_value_reads_back_as_its_share_and_its_disorder(building: Building) -> None:
+    """Each column's share of the heuristic and its disorder are packed in one value;
+    both read back, and the sum over a table of up to two decks reads back as the sum
+    of the shares and the sum of the disorders."""
+    weights = Weights(in_play=9, disorder=11, off_run=3, depth=4, empty_column=37)
+    values, features = column_values(building, weights), column_features(building)
+    rng = random.Random(55)
+    for _ in range(50):
+        table = [bytes(rng.randrange(52) for _ in range(rng.randrange(11))) for _ in range(10)]
+        shares, disorders = [], []
+        for column in table:
+            run, disorder, _, depth = features[column]
+            n = len(column)
+            share = (
+                weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
+                if n
+                else -weights.empty_column
+            )
+            assert values[column] >> DISORDER_BITS == share
+            assert values[column] & DISORDER_MASK == disorder
+            shares.append(share)
+            disorders.append(disorder)
+        total = sum(values[column] for column in table)
+        assert (total >> DISORDER_BITS, total & DISORDER_MASK) == (sum(shares), sum(disorders))
+
+
 def test_a_goal_is_a_table_won_by_foundation_moves_alone() -> None:
     """Once no card lies on a lower one, the search may stop there: finish() sends every
     card home, and the rules engine accepts those moves as a win."""
     rules = find_rules("standard")
     problem = FreeCellProblem(rules, complete=False)
-    cards = [[parse_card(text) for text in column.split()] for column in
-             ("KS QD JS TD", "KH QC JH TC", "KD QS JD TS", "KC QH JC")]
+    cards = [
+        [parse_card(text) for text in column.split()]
+        for column in ("KS QD JS TD", "KH QC JH TC", "KD QS JD TS", "KC QH JC")
+    ]
     position = Position(
         tuple(tuple(column) for column in cards) + ((),) * 4, (parse_card("TH"), None, None, None), (9, 9, 9, 9)
     )
@@ -185,8 +214,14 @@ def test_a_search_taken_in_turns_ends_as_one_run_does(name: str, number: int, la
 @pytest.mark.parametrize(
     ("name", "cells", "complete"),
     [
-        ("standard", 2, False), ("standard", 4, False), ("bakers-game", 4, False), ("strict", 4, True),
-        ("double", 6, False), ("app", 1, True), ("cardems", 4, True), ("double", 6, True),
+        ("standard", 2, False),
+        ("standard", 4, False),
+        ("bakers-game", 4, False),
+        ("strict", 4, True),
+        ("double", 6, False),
+        ("app", 1, True),
+        ("cardems", 4, True),
+        ("double", 6, True),
     ],
 )
 def test_the_move_back_leads_to_the_parent(name: str, cells: int, complete: bool) -> None:
@@ -217,9 +252,15 @@ def test_the_move_back_leads_to_the_parent(name: str, cells: int, complete: bool
 @pytest.mark.parametrize(
     ("name", "cells", "complete", "eager", "fused"),
     [
-        ("standard", 2, False, False, True), ("standard", 4, False, True, True), ("bakers-game", 4, True, False, True),
-        ("strict", 4, True, False, True), ("app", 1, True, False, True), ("app", 2, True, False, False),
-        ("app", 1, False, True, True), ("cardems", 4, True, False, True), ("double", 6, False, False, True),
+        ("standard", 2, False, False, True),
+        ("standard", 4, False, True, True),
+        ("bakers-game", 4, True, False, True),
+        ("strict", 4, True, False, True),
+        ("app", 1, True, False, True),
+        ("app", 2, True, False, False),
+        ("app", 1, False, True, True),
+        ("cardems", 4, True, False, True),
+        ("double", 6, False, False, True),
     ],
 )
 def test_a_childs_key_told_without_the_child_is_its_key(
@@ -276,8 +317,13 @@ def _columns_moved(step: Step, place: dict[int, int]) -> Step:
 
 @pytest.mark.parametrize(
     ("name", "complete", "eager"),
-    [("standard", False, True), ("eight-off", False, True), ("app", True, False), ("double", False, False),
-     ("double", False, True)],
+    [
+        ("standard", False, True),
+        ("eight-off", False, True),
+        ("app", True, False),
+        ("double", False, False),
+        ("double", False, True),
+    ],
 )
 def test_a_table_makes_the_same_children_whatever_the_order_of_its_columns(
     name: str, complete: bool, eager: bool

@@ -41,7 +41,9 @@ from freecell.solver.steps import (
     may_go_home,
 )
 from freecell.solver.tables import (
+    DISORDER_BITS,
     FEATURES_KEPT,
+    Homeward,
     Weights,
     building_tables,
     column_features,
@@ -286,7 +288,8 @@ class FreeCellProblem:
                 card = column[where]
                 if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
                     depth += height - where - 1
-        h = sum([values[column] for column in columns]) + self.cell_weight * len(cells) + self.weights.next * depth
+        packed = sum([values[column] for column in columns])  # (see ColumnValues)
+        h = (packed >> DISORDER_BITS) + self.cell_weight * len(cells) + self.weights.next * depth
         if self.weights.shortest:
             h += self.weights.shortest * min(map(len, columns))
         return h
@@ -300,7 +303,7 @@ class FreeCellProblem:
                 return pile
         return -1
 
-    def homeward_cards(self, foundations: bytes) -> tuple[frozenset[int], frozenset[int]]:
+    def homeward_cards(self, foundations: bytes) -> Homeward:
         """The cards that may go home now, and those among them that may go safely."""
         known = self.homeward_known.get(foundations)
         if known is None:
@@ -427,7 +430,7 @@ class FreeCellProblem:
                                 pairs = loose_pairs(self, tuple(listed), cells)
                             if pairs >> card & 1:
                                 continue
-                        cells = cells.replace(bytes((card,)), b"", 1)
+                        cells = cells.replace(BYTES[card], b"", 1)
                         foundations = self._raised(foundations, card)
                         steps.append((CELL + card, HOME, 1))
                         sent = True
@@ -456,7 +459,7 @@ class FreeCellProblem:
                 held = cells if self.back_to_cell else b""
                 for card in held:
                     if foundations[card & 3] == card >> 2 and not (pairs > 0 and pairs >> card & 1):
-                        cells = cells.replace(bytes((card,)), b"", 1)
+                        cells = cells.replace(BYTES[card], b"", 1)
                         foundations = self._raised(foundations, card)
                         steps.append((CELL + card, HOME, 1))
                         sent = True
@@ -540,11 +543,11 @@ class FreeCellProblem:
             moving = column[-count:]
             listed[source] = column[:-count]
         elif source < HOME:
-            moving = bytes((source - CELL,))
+            moving = BYTES[source - CELL]
             cells = cells.replace(moving, b"", 1)
         else:
             pile = self.top_pile(source - HOME, foundations)
-            moving = bytes(((foundations[pile] - 1) * 4 + source - HOME,))
+            moving = BYTES[(foundations[pile] - 1) * 4 + source - HOME]
             foundations = bump(foundations, pile, -1)
         if target < CELL:
             listed[target] = listed[target] + moving

@@ -72,10 +72,15 @@ def _relaxed_key(position: Position, rules: Rules, twins: int) -> bytes:
 def _missing(position: Position, rules: Rules) -> bytes:
     """The cards neither in play nor home (none, in a whole deal)."""
     count = [rules.decks] * 52
-    for card in [*(card for column in position.columns for card in column), *position.cells]:
-        if card is not None:
+    for column in position.columns:
+        for card in column:
             count[card] -= 1
+    for held in position.cells:
+        if held is not None:
+            count[held] -= 1
     for pile, height in enumerate(position.foundations):
         for rank in range(height):
             count[rank * 4 + (pile & 3)] -= 1
+    if not any(count):
+        return b""  # a whole deal, as nearly always
     return bytes(card for card in range(52) for _ in range(count[card]))

@@ -11,7 +11,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from freecell.solver.search import WON
-from freecell.solver.steps import CELL, HOME, TWIN_CELL, UNLIMITED, Columns, Rated, State, Step, may_go_home
+from freecell.solver.steps import (
+    BYTES,
+    CELL,
+    HOME,
+    TWIN_CELL,
+    UNLIMITED,
+    Columns,
+    Rated,
+    State,
+    Step,
+    may_go_home,
+)
+from freecell.solver.tables import DISORDER_BITS, DISORDER_MASK
 
 if TYPE_CHECKING:
     from freecell.solver.board import FreeCellProblem
@@ -28,10 +40,11 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     columns, cells, foundations = state
     values = problem.values
     safe = (problem.homeward_known.get(foundations) or problem.homeward_cards(foundations))[1]
-    features = problem.features
-    values_of = [values[column] for column in columns]
-    disorder_of = [features[column][1] for column in columns]
-    disorder = sum(disorder_of)
+    # Each column's share of the heuristic and its disorder, packed (see ColumnValues).
+    packed_of = [values[column] for column in columns]
+    packed = sum(packed_of)
+    shift, mask = DISORDER_BITS, DISORDER_MASK
+    disorder = packed & mask
     # Where the cards wanted lie in each column (every copy, as heuristic()
     # counts them), and so how deep.
     one_deck = problem.pile_count == 4
@@ -53,7 +66,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     # The parent's heuristic, as FreeCellProblem.heuristic() works it out. When k cards
     # move from column i to column j, the cards wanted among them keep their depth, those
     # left in i ("stay") rise by k and those in j sink by k.
-    base = sum(values_of) + cell_weight * len(cells) + next_weight * depth
+    base = (packed >> shift) + cell_weight * len(cells) + next_weight * depth
     rated: list[Rated] = []
     home, cell, won = HOME, CELL, WON
     table = b""  # the columns joined, made once if a take-back needs it
@@ -69,30 +82,33 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 (rest and rest[-1] in safe)
                 or (fuses and (may_go_home(column[-1], foundations) or (rest and may_go_home(rest[-1], foundations))))
             ):
-                h = base - values_of[source] + values[rest]
+                left = values[rest]  # what is left in the column, packed
+                h = base - (packed_of[source] >> shift) + (left >> shift)
                 stay = 0
                 if hits[source]:
                     height = len(rest)
-                    stay = sum([1 for where in places[source] if where < height])
+                    for where in places[source]:
+                        if where < height:
+                            stay += 1
                 if target == cell:
                     h += cell_weight - next_weight * stay
-                    if disorder == disorder_of[source] and not features[rest][1]:
+                    if disorder == packed_of[source] & mask and not left & mask:
                         h = won
                 else:
-                    onto = columns[target] + column[-count:]
-                    h += values[onto] - values_of[target] + next_weight * count * (hits[target] - stay)
+                    onto = values[columns[target] + column[-count:]]  # the column it lands on, packed
+                    h += (onto >> shift) - (packed_of[target] >> shift) + next_weight * count * (hits[target] - stay)
                     if (
-                        disorder == disorder_of[source] + disorder_of[target]
-                        and not features[rest][1]
-                        and not features[onto][1]
+                        disorder == (packed_of[source] & mask) + (packed_of[target] & mask)
+                        and not left & mask
+                        and not onto & mask
                     ):
                         h = won
                 rated.append((h, step, None))
                 continue
         elif source < home and target < cell and not (fuses and may_go_home(source - cell, foundations)):
-            onto = columns[target] + bytes((source - cell,))
-            h = base - cell_weight + values[onto] - values_of[target] + next_weight * hits[target]
-            if disorder == disorder_of[target] and not features[onto][1]:
+            onto = values[columns[target] + BYTES[source - cell]]
+            h = base - cell_weight + (onto >> shift) - (packed_of[target] >> shift) + next_weight * hits[target]
+            if disorder == packed_of[target] & mask and not onto & mask:
                 h = won
             rated.append((h, step, None))
             continue
@@ -112,9 +128,9 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             if target == cell:
                 h = base + cell_weight - next_weight * deep
             else:
-                onto = columns[target] + bytes((((height - 1) << 2) | suit,))
+                onto = values[columns[target] + BYTES[((height - 1) << 2) | suit]]
                 sinking = hits[target] - (where == target)
-                h = base + values[onto] - values_of[target] + next_weight * (sinking - deep)
+                h = base + (onto >> shift) - (packed_of[target] >> shift) + next_weight * (sinking - deep)
             rated.append((won if not disorder else h, step, None))
             continue
         made = problem.play(state, step)

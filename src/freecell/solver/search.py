@@ -74,11 +74,11 @@ class Problem(Protocol[S, M, T]):
 
     def heuristic(self, state: S) -> int: ...
 
-    def moves(self, state: S) -> Sequence[M]:
+    def moves(self, state: S) -> list[M]:
         """Each move from ``state``."""
         ...
 
-    def rated_moves(self, state: S) -> Sequence[tuple[int, M, tuple[S, T] | None]]:
+    def rated_moves(self, state: S) -> list[tuple[int, M, tuple[S, T] | None]]:
         """Each move from ``state``, with the heuristic of the child it leads to
         (worked out without making the child, where the problem can; :data:`WON` if
         and only if that child is a goal), and what
@@ -209,11 +209,18 @@ def _malloc_trim() -> Callable[[int], object] | None:
         return None
 
 
+@functools.cache
+def _reads_resident() -> bool:
+    """Whether this process can read its resident size (see :func:`resident_bytes`)."""
+    return resident_bytes() is not None
+
+
 class Budget:
     """A :class:`SearchLimit` being spent, shared by the successive searches of one solve.
 
-    The memory limit bounds the resident size of the whole process, read from the OS,
-    less a reserve for the next growth of the search's tables (see
+    The memory limit bounds the resident size of the whole process, read from the OS
+    once positions are expanded (a process already past the limit stops at the first
+    reading, after about a thousand), less a reserve for the next growth of the search's tables (see
     :data:`RESERVE_PER_POSITION`) and for what it makes before the next reading; where
     the resident size cannot be read, the positions remembered are counted at
     :data:`BYTES_PER_POSITION` each.
@@ -228,9 +235,10 @@ class Budget:
         self.expanded = 0
         self.deadline = None if limit.seconds is None else self.started + limit.seconds
         self.memory = None if limit.memory_mb is None else limit.memory_mb * 1_000_000
-        at_start = resident_bytes() if self.memory is not None or self.deadline is not None else None
-        self.measured = at_start is not None
-        self.at_start = at_start or 0
+        self.measured = (self.memory is not None or self.deadline is not None) and _reads_resident()
+        # The resident size at the first reading, from which a search's growth is counted.
+        # Not read here: most solves end before their first reading (about 10 µs each).
+        self.at_start = -1
         self.grown = 0  # how much the resident size grew, at the last reading
         self.asked = 0
         self.spent = False
@@ -259,8 +267,12 @@ class Budget:
             return True
         if self.measured:
             self.asked += 1
-            if not stored or self.asked % _READ_EVERY == 0:
+            # Between searches (nothing stored), and every _READ_EVERY questions; before
+            # anything is expanded, nothing has grown to read.
+            if (not stored and self.expanded) or self.asked % _READ_EVERY == 0:
                 resident = resident_bytes() or 0
+                if self.at_start < 0:
+                    self.at_start = resident
                 self.grown = resident - self.at_start
                 if self.memory is not None and resident + stored * RESERVE_PER_POSITION + _HEADROOM >= self.memory:
                     self.for_memory = True
@@ -343,13 +355,13 @@ class InstrumentedProblem(Generic[S, M, T]):
         self.reverse: Callable[[S, M, S, T], M | None] = problem.reverse
         self.child_key: Callable[[S, bytes, M], bytes | None] = problem.child_key
 
-    def moves(self, state: S) -> Sequence[M]:
+    def moves(self, state: S) -> list[M]:
         found = self.problem.moves(state)
         self.expanded += 1
         self.generated += len(found)
         return found
 
-    def rated_moves(self, state: S) -> Sequence[tuple[int, M, tuple[S, T] | None]]:
+    def rated_moves(self, state: S) -> list[tuple[int, M, tuple[S, T] | None]]:
         found = self.problem.rated_moves(state)
         self.expanded += 1
         self.generated += len(found)
@@ -378,6 +390,9 @@ class SearchRun(Generic[S, T]):
 
     def __repr__(self) -> str:
         return f"SearchRun({self.outcome}, {len(self.path)} steps)"
+
+
+_NOISELESS: Final = random.Random(0)
 
 
 class BestFirst(Generic[S, M, T]):
@@ -417,7 +432,9 @@ class BestFirst(Generic[S, M, T]):
         self.bound = bound
         self.lazy = lazy
         self.noise = noise
-        self.random = random.Random(seed)
+        # A search without noise draws nothing: it shares a generator it never uses
+        # (making one costs about 4 µs, a good part of a quick search).
+        self.random = random.Random(seed) if noise else _NOISELESS
         self.start = start
         start_key = problem.key(start)
         self.came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
@@ -455,7 +472,8 @@ class BestFirst(Generic[S, M, T]):
         bound = self.bound
         noise = self.noise
         expanded = 0
-        stop_at = budget.positions_allowed(cap)
+        allowed = budget.positions_allowed(cap)
+        stop_at = -1 if allowed is None else allowed  # (an int: compiled, compared as one)
         heappush = heapq.heappush
         heappop = heapq.heappop
         randrange = self.random.randrange

@@ -32,7 +32,7 @@ UNLIMITED: Final = 10_000  # a run that moves whole, whatever its length
 
 Columns = tuple[bytes, ...]
 State = tuple[Columns, bytes, bytes]
-Step = tuple[int, int, int]
+Step = tuple[int, ...]
 Steps = tuple[Step, ...]
 # A step with its child's heuristic, and the child with the steps taken when rating it
 # meant making it (None otherwise: the search makes it if it ever takes it).

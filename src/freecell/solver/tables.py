@@ -11,7 +11,9 @@ from typing import Final
 from freecell.rules import Building
 
 CardLists = tuple[tuple[int, ...], ...]
-Features = tuple[int, int, int, int]
+Features = tuple[int, ...]
+# The cards that may go home, and those of them that may go safely.
+Homeward = tuple[frozenset[int], ...]
 FEATURES_KEPT: Final = 500_000  # distinct columns a table remembers before it forgets them all
 
 
@@ -71,9 +73,15 @@ class ColumnFeatures(dict[bytes, Features]):
 
 
 class ColumnValues(dict[bytes, int]):
-    """Each column's share of the heuristic, computed once per distinct column and
-    shared by every search with the same weights and building rule; it forgets
-    everything when it grows past :data:`FEATURES_KEPT` columns."""
+    """Each column's share of the heuristic and its disorder (how many of its cards lie
+    on a lower card), packed in one int: the share shifted up by :data:`DISORDER_BITS`,
+    the disorder in the bits below (``packed >> DISORDER_BITS``, ``packed &
+    DISORDER_MASK``). A rating reads both for every column, and one lookup costs less
+    than two; and since no table holds as many cards as those bits count, the sum over
+    a table's columns is packed the same way.
+    Computed once per distinct column and shared by every search with the same weights
+    and building rule; it forgets everything when it grows past :data:`FEATURES_KEPT`
+    columns."""
 
     def __init__(self, features: ColumnFeatures, weights: Weights) -> None:
         super().__init__()
@@ -86,14 +94,19 @@ class ColumnValues(dict[bytes, int]):
         n = len(column)
         weights = self.weights
         if not n:
-            value = -weights.empty_column
+            packed = -weights.empty_column << DISORDER_BITS
         else:
             run, disorder, _, depth = self.features[column]
             value = (
                 weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
             )
-        self[column] = value
-        return value
+            packed = value << DISORDER_BITS | disorder
+        self[column] = packed
+        return packed
+
+
+DISORDER_BITS: Final = 7  # room for more than the cards of two decks
+DISORDER_MASK: Final = (1 << DISORDER_BITS) - 1
 
 
 @functools.cache
@@ -146,9 +159,7 @@ def column_sets(column_count: int) -> tuple[tuple[int, ...], ...]:
 
 
 @functools.cache
-def homeward_cache(
-    building: Building, pile_count: int, settling: bool, eager: bool
-) -> dict[bytes, tuple[frozenset[int], frozenset[int]]]:
+def homeward_cache(building: Building, pile_count: int, settling: bool, eager: bool) -> dict[bytes, Homeward]:
     return {}
 
 

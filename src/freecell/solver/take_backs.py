@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from freecell.solver.steps import CELL, HOME, Columns, Step, Steps, bump, fused, in_order
+from freecell.solver.steps import BYTES, CELL, HOME, Columns, Step, Steps, bump, fused, in_order
 from freecell.solver.tables import FEATURES_KEPT
 
 if TYPE_CHECKING:
@@ -173,14 +173,14 @@ def brought_back(
                     empty = j
             elif j != spared and follows[column[-1] * 52 + card]:
                 placed = listed.copy()
-                placed[j] = column + bytes((card,))
+                placed[j] = column + BYTES[card]
                 found.append((placed, held, lowered, (*taken, (source, j, 1)), j))
         if empty >= 0 and not (problem.kings_only and card >> 2 != 12):
             placed = listed.copy()
-            placed[empty] = bytes((card,))
+            placed[empty] = BYTES[card]
             found.append((placed, held, lowered, (*taken, (source, empty, 1)), empty))
         if to_cell and problem.back_to_cell and len(held) < problem.cell_count:
-            into = in_order(held + bytes((card,)))
+            into = in_order(held + BYTES[card])
             found.append((listed, into, lowered, (*taken, (source, CELL, 1)), CELL))
         for parent in problem.parents[card]:
             pile = parent & 3
@@ -189,7 +189,7 @@ def brought_back(
                     problem, parent, (listed, held, foundations, taken), settled, spared, False
                 ):
                     placed = below.copy()
-                    placed[j] = below[j] + bytes((card,))
+                    placed[j] = below[j] + BYTES[card]
                     found.append((placed, kept, heights - (1 << 8 * suit), (*before, (source, j, 1)), j))
     problem.ways_left -= len(found)
     return found
