@@ -282,13 +282,14 @@ class FreeCellProblem:
         one_deck = self.pile_count == 4
         wanted = b"" if one_deck else self.ready_known.get(foundations) or self.ready_table(foundations)
         depth = 0
+        packed = 0  # the columns' values summed (see ColumnValues)
         for column in columns:
+            packed += values[column]
             height = len(column)
             for where in range(height):
                 card = column[where]
                 if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
                     depth += height - where - 1
-        packed = sum([values[column] for column in columns])  # (see ColumnValues)
         h = (packed >> DISORDER_BITS) + self.cell_weight * len(cells) + self.weights.next * depth
         if self.weights.shortest:
             h += self.weights.shortest * min(map(len, columns))
