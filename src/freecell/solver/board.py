@@ -151,6 +151,7 @@ class FreeCellProblem:
         self.chained = rules.building is Building.ALTERNATE_COLOURS
         self.raised_known = raised_cache(self.pile_count)
         self.columns_in = column_sets(rules.columns)
+        self.column_indexes = list(range(rules.columns))  # (only read: _close scans it)
         if twins and not twins & (ON_CARD | IN_TOP_RUN | IN_BUILT_RUN):
             raise ValueError(
                 "a twin moved onto a card must stay loose: twins needs ON_CARD, IN_TOP_RUN or IN_BUILT_RUN"
@@ -402,7 +403,7 @@ class FreeCellProblem:
             elif self.eager and self.pile_count != 4:
                 scan = sorted(range(len(listed)), key=listed.__getitem__)
             else:
-                scan = list(range(len(listed)))
+                scan = self.column_indexes
             for index in scan:
                 column = listed[index]
                 if len(column) > 0 and column[-1] in safe:
