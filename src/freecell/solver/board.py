@@ -35,10 +35,10 @@ from freecell.solver.steps import (
     Steps,
     bump,
     fused_moves,
-    in_order,
     is_twin_step,
     lying_on,
     may_go_home,
+    with_card,
 )
 from freecell.solver.tables import (
     DISORDER_BITS,
@@ -242,7 +242,7 @@ class FreeCellProblem:
         placed = key[:lowest] + BYTES[under] + key[lowest + 1 : 52]
         if source >= CELL:
             return placed + cells.replace(BYTES[lowest], b"", 1)
-        return placed + in_order(cells + BYTES[lowest])
+        return placed + with_card(cells, lowest)
 
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
@@ -554,7 +554,7 @@ class FreeCellProblem:
         if target < CELL:
             listed[target] = listed[target] + moving
         elif target == CELL:
-            cells = in_order(cells + moving)
+            cells = with_card(cells, moving[0])
         else:
             foundations = self._raised(foundations, moving[0])
         return tuple(listed), cells, foundations
