@@ -49,6 +49,7 @@ from freecell.solver.tables import (
     column_features,
     column_sets,
     column_values,
+    held_cache,
     homeward_cache,
     parents_table,
     raised_cache,
@@ -150,6 +151,7 @@ class FreeCellProblem:
         self.takeable_known = takeable_cache(rules.building)
         self.chained = rules.building is Building.ALTERNATE_COLOURS
         self.raised_known = raised_cache(self.pile_count)
+        self.held_known = held_cache()
         self.columns_in = column_sets(rules.columns)
         self.column_indexes = list(range(rules.columns))  # (only read: _close scans it)
         if twins and not twins & (ON_CARD | IN_TOP_RUN | IN_BUILT_RUN):
@@ -679,7 +681,14 @@ class FreeCellProblem:
                         steps.append((i, first_empty, count))
             if free and not (whole_runs and run > 1):
                 steps.append((i, CELL, 1))
-        for card in set(cells):
+        # The searches break ties in the order of the steps: the cells' are listed in a
+        # set's order, looked up (making a set each time costs more).
+        held = self.held_known.get(cells)
+        if held is None:
+            if len(self.held_known) >= FEATURES_KEPT:
+                self.held_known.clear()
+            held = self.held_known[cells] = bytes(set(cells))
+        for card in held:
             source = CELL + card
             if foundations[card & 3] == card >> 2 if one_deck else card in ready:
                 steps.append((source, HOME, 1))
