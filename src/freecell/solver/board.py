@@ -154,6 +154,9 @@ class FreeCellProblem:
         self.held_known = held_cache()
         self.columns_in = column_sets(rules.columns)
         self.column_indexes = list(range(rules.columns))  # (only read: _close scans it)
+        # Each column's step to a cell, made once (compiled, a tuple built per step
+        # boxes its ints).
+        self.to_cell: list[Step] = [(index, CELL, 1) for index in range(rules.columns)]
         if twins and not twins & (ON_CARD | IN_TOP_RUN | IN_BUILT_RUN):
             raise ValueError(
                 "a twin moved onto a card must stay loose: twins needs ON_CARD, IN_TOP_RUN or IN_BUILT_RUN"
@@ -648,6 +651,7 @@ class FreeCellProblem:
         steps: list[Step] = []
         kings_only = self.kings_only
         whole_runs = self.whole_runs
+        to_cell = self.to_cell
         for i, column in enumerate(columns):
             if len(column) == 0:
                 continue
@@ -680,7 +684,7 @@ class FreeCellProblem:
                             continue
                         steps.append((i, first_empty, count))
             if free and not (whole_runs and run > 1):
-                steps.append((i, CELL, 1))
+                steps.append(to_cell[i])
         # The searches break ties in the order of the steps: the cells' are listed in a
         # set's order, looked up (making a set each time costs more).
         held = self.held_known.get(cells)
