@@ -35,10 +35,10 @@ from freecell.solver.steps import (
     Steps,
     bump,
     fused_moves,
-    in_order,
     is_twin_step,
     lying_on,
     may_go_home,
+    with_card,
 )
 from freecell.solver.tables import (
     DISORDER_BITS,
@@ -49,6 +49,7 @@ from freecell.solver.tables import (
     column_features,
     column_sets,
     column_values,
+    held_cache,
     homeward_cache,
     parents_table,
     raised_cache,
@@ -150,7 +151,12 @@ class FreeCellProblem:
         self.takeable_known = takeable_cache(rules.building)
         self.chained = rules.building is Building.ALTERNATE_COLOURS
         self.raised_known = raised_cache(self.pile_count)
+        self.held_known = held_cache()
         self.columns_in = column_sets(rules.columns)
+        self.column_indexes = list(range(rules.columns))  # (only read: _close scans it)
+        # Each column's step to a cell, made once (compiled, a tuple built per step
+        # boxes its ints).
+        self.to_cell: list[Step] = [(index, CELL, 1) for index in range(rules.columns)]
         if twins and not twins & (ON_CARD | IN_TOP_RUN | IN_BUILT_RUN):
             raise ValueError(
                 "a twin moved onto a card must stay loose: twins needs ON_CARD, IN_TOP_RUN or IN_BUILT_RUN"
@@ -241,7 +247,7 @@ class FreeCellProblem:
         placed = key[:lowest] + BYTES[under] + key[lowest + 1 : 52]
         if source >= CELL:
             return placed + cells.replace(BYTES[lowest], b"", 1)
-        return placed + in_order(cells + BYTES[lowest])
+        return placed + with_card(cells, lowest)
 
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
@@ -282,13 +288,14 @@ class FreeCellProblem:
         one_deck = self.pile_count == 4
         wanted = b"" if one_deck else self.ready_known.get(foundations) or self.ready_table(foundations)
         depth = 0
+        packed = 0  # the columns' values summed (see ColumnValues)
         for column in columns:
+            packed += values[column]
             height = len(column)
             for where in range(height):
                 card = column[where]
                 if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
                     depth += height - where - 1
-        packed = sum([values[column] for column in columns])  # (see ColumnValues)
         h = (packed >> DISORDER_BITS) + self.cell_weight * len(cells) + self.weights.next * depth
         if self.weights.shortest:
             h += self.weights.shortest * min(map(len, columns))
@@ -401,7 +408,7 @@ class FreeCellProblem:
             elif self.eager and self.pile_count != 4:
                 scan = sorted(range(len(listed)), key=listed.__getitem__)
             else:
-                scan = list(range(len(listed)))
+                scan = self.column_indexes
             for index in scan:
                 column = listed[index]
                 if len(column) > 0 and column[-1] in safe:
@@ -552,7 +559,7 @@ class FreeCellProblem:
         if target < CELL:
             listed[target] = listed[target] + moving
         elif target == CELL:
-            cells = in_order(cells + moving)
+            cells = with_card(cells, moving[0])
         else:
             foundations = self._raised(foundations, moving[0])
         return tuple(listed), cells, foundations
@@ -644,6 +651,7 @@ class FreeCellProblem:
         steps: list[Step] = []
         kings_only = self.kings_only
         whole_runs = self.whole_runs
+        to_cell = self.to_cell
         for i, column in enumerate(columns):
             if len(column) == 0:
                 continue
@@ -676,8 +684,15 @@ class FreeCellProblem:
                             continue
                         steps.append((i, first_empty, count))
             if free and not (whole_runs and run > 1):
-                steps.append((i, CELL, 1))
-        for card in set(cells):
+                steps.append(to_cell[i])
+        # The searches break ties in the order of the steps: the cells' are listed in a
+        # set's order, looked up (making a set each time costs more).
+        held = self.held_known.get(cells)
+        if held is None:
+            if len(self.held_known) >= FEATURES_KEPT:
+                self.held_known.clear()
+            held = self.held_known[cells] = bytes(set(cells))
+        for card in held:
             source = CELL + card
             if foundations[card & 3] == card >> 2 if one_deck else card in ready:
                 steps.append((source, HOME, 1))

@@ -98,6 +98,15 @@ def in_order(cards: bytes) -> bytes:
     return bytes(sorted(cards))
 
 
+def with_card(cells: bytes, card: int) -> bytes:
+    """``cells`` (sorted, as the cells are kept) with ``card`` put among them in order:
+    cheaper than sorting them again."""
+    for at in range(len(cells)):
+        if cells[at] > card:
+            return cells[:at] + BYTES[card] + cells[at:]
+    return cells + BYTES[card]
+
+
 def bump(foundations: bytes, pile: int, by: int) -> bytes:
     """The foundations with ``pile`` ``by`` higher (lower where negative)."""
     return foundations[:pile] + bytes((foundations[pile] + by,)) + foundations[pile + 1 :]

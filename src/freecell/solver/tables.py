@@ -184,6 +184,13 @@ def takeable_cache(building: Building) -> dict[bytes, tuple[int, int, int]]:
 
 
 @functools.cache
+def held_cache() -> dict[bytes, bytes]:
+    """For each set of cells (sorted bytes), the cards they hold, each once, in the
+    order a set of them gives: the order a problem lists the steps from the cells in."""
+    return {}
+
+
+@functools.cache
 def column_features(building: Building) -> ColumnFeatures:
     return ColumnFeatures(building_tables(building, 4)[0])
 

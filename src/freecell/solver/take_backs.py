@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from freecell.solver.steps import BYTES, CELL, HOME, Columns, Step, Steps, bump, fused, in_order
+from freecell.solver.steps import BYTES, CELL, HOME, Columns, Step, Steps, bump, fused, with_card
 from freecell.solver.tables import FEATURES_KEPT
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ def brought_back(
             placed[empty] = BYTES[card]
             found.append((placed, held, lowered, (*taken, (source, empty, 1)), empty))
         if to_cell and problem.back_to_cell and len(held) < problem.cell_count:
-            into = in_order(held + BYTES[card])
+            into = with_card(held, card)
             found.append((listed, into, lowered, (*taken, (source, CELL, 1)), CELL))
         for parent in problem.parents[card]:
             pile = parent & 3
