@@ -201,4 +201,6 @@ def test_the_clock_stands_still_while_the_site_is_closed(playwright: Playwright,
     expect(page.locator("#moves")).to_have_text("1")
     after = seconds_shown(page)
     context.close()
-    assert before <= after < before + 10, (before, after)
+    # The clock keeps the time up to the tab's last renewal of its lease (every second,
+    # later on a busy machine): up to that much of the time before the close is not kept.
+    assert before - 2 <= after < before + 10, (before, after)
