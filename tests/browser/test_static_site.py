@@ -15,12 +15,13 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 from player import Player
-from playwright.sync_api import Browser, Page, Worker, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Worker, expect
 
 import serving
 from freecell import Deal, find_rules
@@ -64,7 +65,9 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(root), str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}/games/freecell/"
     deadline = time.monotonic() + 30
@@ -81,14 +84,24 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     _stop(process)
 
 
+@contextmanager
+def site_tab(browser: Browser, width: int, height: int) -> Iterator[tuple[BrowserContext, Page, list[str]]]:
+    """A browser context of that size with a page in it, and the errors the page raises,
+    gathered as they come; the context is closed at the end."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield context, page, errors
+    finally:
+        context.close()
+
+
 @pytest.fixture
 def site_page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    yield tab
-    context.close()
+    with site_tab(browser, 1280, 900) as (_, tab, errors):
+        yield tab
     assert not errors, f"the page raised: {errors}"
 
 
@@ -229,41 +242,37 @@ def test_the_site_reviews_a_lost_617_and_plays_on_from_a_step(
     """The review on the static site, judged by the site's solver worker under the in-play
     limit as it is: the loss of 1a 1b 1c from 617 is marked where the solver decided it in
     time, and "unknown" (shown as such) where it did not."""
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    player = Player(page, site_url)
-    page.goto(f"{site_url}?deal=617&rules=standard")
-    wait_for_table(page)
-    player.play(["1a", "1b", "1c"])
-    if width < 600:
-        page.locator("#menu-button").click()
-    page.locator("#menu").get_by_role("button", name="Review").click()
-    expect(page.locator("#review-progress")).to_have_text("", timeout=LOADING)  # complete
-    marks = page.locator("#review-timeline button")
-    expect(marks).to_have_count(4)
-    classes = [marks.nth(i).get_attribute("class") or "" for i in range(1, 4)]
-    assert all(re.search(r"\b(winnable|loses|lost|unknown)\b", kind) for kind in classes), classes
-    assert re.search(r"\b(loses|unknown)\b", classes[2]), classes  # never "winnable": it is lost
-    words = marks.nth(3).get_attribute("aria-label") or ""
-    assert words.endswith(("lost the game here", "unknown: the search reached its limit")), words
-    expect(page.locator("#review-summary")).to_contain_text("3 moves played")
-    marks.nth(3).click()  # its words once, whatever the verdict
-    expect(page.locator("#review-step")).to_have_text(
-        re.compile(r"^(✗ Lost the game here|\? Unknown: the search reached its limit) Step 3, 4♣ to a free cell\.$")
-    )
-    page.screenshot(path=str(tmp_path / f"site-review-617-{width}x{height}.png"))
-    print(f"screenshot: {tmp_path / f'site-review-617-{width}x{height}.png'}")
-    marks.nth(2).click()
-    board = page.locator("#review-board .mini-top div").first.locator(".mini-card:not(.empty)")
-    expect(board).to_have_count(2)
-    page.locator("#review-play-on").click()
-    page.locator("#confirm-ok").click()
-    player.expect_moves(0)
-    assert [card for card in player.table()["cells"] if card] == ["JD", "4S"]
-    expect(page.locator("#deal-label")).to_contain_text("imported position")
-    context.close()
+    with site_tab(browser, width, height) as (_, page, errors):
+        player = Player(page, site_url)
+        page.goto(f"{site_url}?deal=617&rules=standard")
+        wait_for_table(page)
+        player.play(["1a", "1b", "1c"])
+        if width < 600:
+            page.locator("#menu-button").click()
+        page.locator("#menu").get_by_role("button", name="Review").click()
+        expect(page.locator("#review-progress")).to_have_text("", timeout=LOADING)  # complete
+        marks = page.locator("#review-timeline button")
+        expect(marks).to_have_count(4)
+        classes = [marks.nth(i).get_attribute("class") or "" for i in range(1, 4)]
+        assert all(re.search(r"\b(winnable|loses|lost|unknown)\b", kind) for kind in classes), classes
+        assert re.search(r"\b(loses|unknown)\b", classes[2]), classes  # never "winnable": it is lost
+        words = marks.nth(3).get_attribute("aria-label") or ""
+        assert words.endswith(("lost the game here", "unknown: the search reached its limit")), words
+        expect(page.locator("#review-summary")).to_contain_text("3 moves played")
+        marks.nth(3).click()  # its words once, whatever the verdict
+        expect(page.locator("#review-step")).to_have_text(
+            re.compile(r"^(✗ Lost the game here|\? Unknown: the search reached its limit) Step 3, 4♣ to a free cell\.$")
+        )
+        page.screenshot(path=str(tmp_path / f"site-review-617-{width}x{height}.png"))
+        print(f"screenshot: {tmp_path / f'site-review-617-{width}x{height}.png'}")
+        marks.nth(2).click()
+        board = page.locator("#review-board .mini-top div").first.locator(".mini-card:not(.empty)")
+        expect(board).to_have_count(2)
+        page.locator("#review-play-on").click()
+        page.locator("#confirm-ok").click()
+        player.expect_moves(0)
+        assert [card for card in player.table()["cells"] if card] == ["JD", "4S"]
+        expect(page.locator("#deal-label")).to_contain_text("imported position")
     assert not errors, f"the page raised: {errors}"
 
 
@@ -271,43 +280,39 @@ def test_the_site_keeps_its_theme_offline_and_celebrates_a_win(browser: Browser,
     """On a phone: a theme chosen on the static site applies, survives a reload with no
     network (its style sheet and scripts come from the service worker's cache), and a
     win there sets the cards bouncing."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    player = Player(page, site_url)
-    page.goto(f"{site_url}?deal=617&rules=standard")
-    wait_for_table(page)
-    page.locator("#menu-button").click()
-    page.get_by_role("button", name="Themes", exact=True).click()
-    page.get_by_label("Burgundy", exact=True).check()
-    page.get_by_label("Four-colour deck").check()
-    page.get_by_role("button", name="Done").click()
-    clubs = page.locator("#table svg.face.suit-C").first
-    expect(clubs).to_have_css("color", "rgb(18, 115, 47)")
+    with site_tab(browser, 390, 844) as (context, page, errors):
+        player = Player(page, site_url)
+        page.goto(f"{site_url}?deal=617&rules=standard")
+        wait_for_table(page)
+        page.locator("#menu-button").click()
+        page.get_by_role("button", name="Themes", exact=True).click()
+        page.get_by_label("Burgundy", exact=True).check()
+        page.get_by_label("Four-colour deck").check()
+        page.get_by_role("button", name="Done").click()
+        clubs = page.locator("#table svg.face.suit-C").first
+        expect(clubs).to_have_css("color", "rgb(18, 115, 47)")
 
-    # a win: one move from a position of our own
-    page.locator("#new-game").click()
-    page.get_by_label("A position of my own").check()
-    page.locator("#new-board").fill("Foundations: H-Q C-K D-K S-K\nFreecells: - - - -\n: KH\n" + ": \n" * 7)
-    page.get_by_role("button", name="Deal", exact=True).click()
-    expect(page.locator("#deal-label")).to_contain_text("imported position", timeout=LOADING)
-    player.type_move("1h")
-    expect(page.locator("#banner")).to_contain_text("You won", timeout=LOADING)
-    cascade = page.locator("canvas.cascade")
-    expect(cascade).to_have_attribute("data-launched", re.compile(r"^([3-9]|\d\d)$"))
-    page.mouse.click(195, 800)
-    expect(cascade).to_have_count(0)
+        # a win: one move from a position of our own
+        page.locator("#new-game").click()
+        page.get_by_label("A position of my own").check()
+        page.locator("#new-board").fill("Foundations: H-Q C-K D-K S-K\nFreecells: - - - -\n: KH\n" + ": \n" * 7)
+        page.get_by_role("button", name="Deal", exact=True).click()
+        expect(page.locator("#deal-label")).to_contain_text("imported position", timeout=LOADING)
+        player.type_move("1h")
+        expect(page.locator("#banner")).to_contain_text("You won", timeout=LOADING)
+        cascade = page.locator("canvas.cascade")
+        expect(cascade).to_have_attribute("data-launched", re.compile(r"^([3-9]|\d\d)$"))
+        page.mouse.click(195, 800)
+        expect(cascade).to_have_count(0)
 
-    # no network: the theme holds, its style sheet served by the service worker
-    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    context.set_offline(True)
-    page.goto(f"{site_url}?deal=617&rules=standard")
-    wait_for_table(page)
-    assert page.evaluate("() => ({ ...document.documentElement.dataset })")["felt"] == "burgundy"
-    expect(page.locator("#frame")).to_have_css("background-image", re.compile(r"rgb\(122, 34, 51\)"))
-    expect(page.locator("#table svg.face.suit-D").first).to_have_css("color", "rgb(20, 80, 184)")
-    context.close()
+        # no network: the theme holds, its style sheet served by the service worker
+        assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        context.set_offline(True)
+        page.goto(f"{site_url}?deal=617&rules=standard")
+        wait_for_table(page)
+        assert page.evaluate("() => ({ ...document.documentElement.dataset })")["felt"] == "burgundy"
+        expect(page.locator("#frame")).to_have_css("background-image", re.compile(r"rgb\(122, 34, 51\)"))
+        expect(page.locator("#table svg.face.suit-D").first).to_have_css("color", "rgb(20, 80, 184)")
     assert not errors, f"the page raised: {errors}"
 
 
@@ -317,11 +322,7 @@ def test_the_sites_daily_deal_is_the_servers(
 ) -> None:
     """The same day's deal with no server: chosen in the site's Python, the same deal and
     grade as the server's, dealt as a daily game."""
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
+    with site_tab(browser, width, height) as (_, page, _):
         page.goto(site_url)
         wait_for_table(page)
         today = page.evaluate(TODAY)
@@ -337,15 +338,15 @@ def test_the_sites_daily_deal_is_the_servers(
         )
         # chosen by the solver's worker, so that the api worker, which answers the moves, never solved
         chosen = page.evaluate(
-            "performance.getEntriesByName(\"freecell daily chosen by the solver's worker\").map((m) => m.detail)"
+            'performance.getEntriesByName("freecell daily chosen by the solver\'s worker").map((m) => m.detail)'
         )
         assert f"double {today}" in chosen
         page.locator("#daily-play").click()
         expect(page.locator("#deal-label")).to_contain_text(f"deal {served_daily['deal']}", timeout=LOADING)
         expect(page.locator("#daily")).to_contain_text(grade, timeout=LOADING)
         expect(page.locator("#game-code")).to_have_text(served_daily["code"])
-    finally:
-        context.close()
+
+
 def test_share_on_the_site_gives_its_own_address_which_another_browser_opens(
     browser: Browser, site_page: Page, site_url: str
 ) -> None:

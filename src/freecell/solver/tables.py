@@ -72,6 +72,10 @@ class ColumnFeatures(dict[bytes, Features]):
         return features
 
 
+DISORDER_BITS: Final = 7  # room for more than the cards of two decks
+DISORDER_MASK: Final = (1 << DISORDER_BITS) - 1
+
+
 class ColumnValues(dict[bytes, int]):
     """Each column's share of the heuristic and its disorder (how many of its cards lie
     on a lower card), packed in one int: the share shifted up by :data:`DISORDER_BITS`,
@@ -103,10 +107,6 @@ class ColumnValues(dict[bytes, int]):
             packed = value << DISORDER_BITS | disorder
         self[column] = packed
         return packed
-
-
-DISORDER_BITS: Final = 7  # room for more than the cards of two decks
-DISORDER_MASK: Final = (1 << DISORDER_BITS) - 1
 
 
 @functools.cache
