@@ -103,9 +103,10 @@ class Player:
     # --- acting -----------------------------------------------------------------------
 
     def settle(self) -> None:
-        """Wait until no card is sliding to its place (a person aims at a card at rest)."""
+        """Wait until no card is sliding to its place or turning over as it is dealt (a
+        person aims at a card at rest)."""
         # A function, not an expression: Playwright would eval an expression, which the CSP refuses.
-        self.page.wait_for_function("() => !document.querySelector('#table .card.moving')")
+        self.page.wait_for_function("() => !document.querySelector('#table .card.moving, #table .card.face-down')")
 
     def click_card(self, label: str, *, double: bool = False) -> None:
         """Click a card on its visible corner (cards below it in a column cover the rest)."""

@@ -286,11 +286,12 @@ def test_a_typed_move_into_an_empty_column_carries_the_run_as_a_click_does(playe
         player.expect_moves(0)
 
 
-# Every element of the table, as a text: tag, classes (less the lit ones), attributes, the
-# positions set on it, and its children; the text of leaves.
+# Every element of the table, as a text: tag, classes (less the lit ones, and a card's turning
+# over as it is dealt), attributes, the positions set on it, and its children; the text of
+# leaves.
 DESCRIBE = """async () => {
   const { renderTable } = await import("./static/js/table.js");
-  const lit = ["moving", "lifted", "selected", "target", "hint-source", "hint-target", "source-preview"];
+  const lit = ["moving", "face-down", "lifted", "selected", "target", "hint-source", "hint-target", "source-preview"];
   const describe = (el) => {
     const classes = [...el.classList].filter((name) => !lit.includes(name)).sort().join(".");
     const attrs = [...el.attributes].filter((a) => a.name !== "style" && a.name !== "class")
