@@ -25,7 +25,7 @@ from freecell.rules import (
 )
 
 if TYPE_CHECKING:
-    from freecell.notation import MoveText
+    from freecell.notation import MoveReading, MoveText
 
 UNLIMITED_CAPACITY = 10_000
 
@@ -148,11 +148,11 @@ class Table:
 
     @property
     def empty_cells(self) -> int:
-        return sum(1 for card in self.cells if card is None)
+        return self.cells.count(None)
 
     @property
     def empty_columns(self) -> int:
-        return sum(1 for column in self.columns if not column)
+        return len(self.columns) - sum(map(bool, self.columns))
 
     @property
     def cards_home(self) -> int:
@@ -548,7 +548,7 @@ class WorkingTable(Table):
     """A table whose cards move in place, for playing a line of moves: a move played here
     costs no new :class:`Position`. The rules' questions are the same as a position's."""
 
-    __slots__ = ("cells", "columns", "foundations")
+    __slots__ = ("_forms", "cells", "columns", "foundations")
     columns: list[list[Card]]
     cells: list[Card | None]
     foundations: list[int]
@@ -557,6 +557,7 @@ class WorkingTable(Table):
         self.columns = [list(column) for column in position.columns]
         self.cells = list(position.cells)
         self.foundations = list(position.foundations)
+        self._forms = _FORMS.setdefault((len(self.columns), len(self.cells)), {})
 
     def position(self) -> Position:
         """The table as it stands now."""
@@ -588,6 +589,124 @@ class WorkingTable(Table):
             assert pile is not None
             self.foundations[pile] += 1
 
+    def play_text(self, text: str, rules: Rules) -> Move:
+        """Read ``text`` (standard notation) here, check it under ``rules`` and play it:
+        what ``self.play(self.parse_move(text, rules))`` does, the same move and the same
+        errors (the table unchanged), for less where the text has a common form."""
+        form = self._forms.get(text)
+        if form is None:
+            form = self._learn(text)
+        shape, source, target, moves = form
+        # Each shape below plays only a move that parse_move gives and why_illegal finds
+        # legal, deciding exactly as they do; anything else (every error too) goes the
+        # general way below, which gives the reason.
+        if shape == _HOME_FROM_COLUMN:
+            column = self.columns[source]
+            if column:
+                card = column[-1]
+                suit = card & 3
+                if self.foundations[suit] == card >> 2:  # home_pile's first pile
+                    del column[-1]
+                    self.foundations[suit] += 1
+                    return moves[suit]
+        elif shape == _COLUMN_TO_COLUMN:
+            column = self.columns[source]
+            onto_column = self.columns[target]
+            if column and onto_column:
+                # the count a run's text implies: its base is one rank below the card it
+                # goes on, so the cards' ranks tell it (see notation._implied_count)
+                count = (onto_column[-1] >> 2) - (column[-1] >> 2)
+                if count == 1 and can_stack(column[-1], onto_column[-1], rules.building):
+                    onto_column.append(column.pop())
+                    return moves[0]
+                if (
+                    1 < count <= self.run_length(source, rules.building)
+                    and can_stack(column[-count], onto_column[-1], rules.building)
+                    and count <= self.capacity(rules, to_empty_column=False)
+                ):
+                    onto_column += column[-count:]
+                    del column[-count:]
+                    return moves[count - 1]
+            elif column and (rules.empty_columns is not _KINGS_ONLY or column[-1] >> 2 == KING - 1):
+                onto_column.append(column.pop())  # into an empty column, one card
+                return moves[0]
+        elif shape == _COLUMN_TO_CELL:
+            column = self.columns[source]
+            if column and self.cells[target] is None:
+                self.cells[target] = column.pop()
+                return moves[0]
+        elif shape == _CELL_TO_COLUMN:
+            held = self.cells[source]
+            if held is not None:
+                onto_column = self.columns[target]
+                if (
+                    can_stack(held, onto_column[-1], rules.building)
+                    if onto_column
+                    else rules.empty_columns is not _KINGS_ONLY or held >> 2 == KING - 1
+                ):
+                    onto_column.append(held)
+                    self.cells[source] = None
+                    return moves[0]
+        elif shape == _HOME_FROM_CELL:
+            held = self.cells[source]
+            if held is not None:
+                suit = held & 3
+                if self.foundations[suit] == held >> 2:
+                    self.cells[source] = None
+                    self.foundations[suit] += 1
+                    return moves[suit]
+        move = self.parse_move(text, rules)
+        self.play(move)
+        return move
+
+    def _learn(self, text: str) -> _Form:
+        """The form of ``text`` on a table of this size, kept for the next time."""
+        try:
+            reading = _text_reader()(text, len(self.columns), len(self.cells))
+        except InvalidInputError:
+            return _GENERAL  # not kept: the general way raises the error every time
+        form = _form(reading.source, reading.target, reading.move, reading.home)
+        if len(self._forms) < _FORMS_KEPT:
+            self._forms[text] = form
+        return form
+
+
+# What WorkingTable.play_text needs of a text on a table of a given size: its shape, the
+# source's and the target's index, and the moves it can stand for (by suit for a move
+# home, by count for a run onto a column; else the one move). A line of play is nearly
+# all moves of these five shapes; _GENERAL is any other (take-backs, written counts).
+_Form = tuple[int, int, int, tuple[Move, ...]]
+_HOME_FROM_COLUMN: Final = 1
+_HOME_FROM_CELL: Final = 2
+_COLUMN_TO_COLUMN: Final = 3
+_COLUMN_TO_CELL: Final = 4
+_CELL_TO_COLUMN: Final = 5
+_GENERAL: Final[_Form] = (0, 0, 0, ())
+_FORMS: Final[dict[tuple[int, int], dict[str, _Form]]] = {}  # by the table's columns and cells
+_FORMS_KEPT: Final = 4096  # texts kept for a table size: far more than the notation has without counts
+
+
+def _form(source: Place, target: Place, move: Move | None, home: tuple[Move, ...] | None) -> _Form:
+    """The form of a text that names these places (see notation.MoveReading)."""
+    if home is not None:
+        if home[0].count != 1:
+            return _GENERAL
+        if source.kind is _COLUMN:
+            return (_HOME_FROM_COLUMN, source.index, target.index, home)
+        if source.kind is _CELL:
+            return (_HOME_FROM_CELL, source.index, target.index, home)
+        return _GENERAL
+    if move is None:  # a column onto a column, the count implied
+        if source.index == target.index:
+            return _GENERAL
+        runs = tuple(Move(source, target, count) for count in range(1, KING + 1))
+        return (_COLUMN_TO_COLUMN, source.index, target.index, runs)
+    if move.count == 1 and source.kind is _COLUMN and target.kind is _CELL:
+        return (_COLUMN_TO_CELL, source.index, target.index, (move,))
+    if move.count == 1 and source.kind is _CELL and target.kind is _COLUMN:
+        return (_CELL_TO_COLUMN, source.index, target.index, (move,))
+    return _GENERAL
+
 
 @cache
 def _notation_parser() -> Callable[[str | MoveText, Table, Rules], Move]:
@@ -596,6 +715,13 @@ def _notation_parser() -> Callable[[str | MoveText, Table, Rules], Move]:
     from freecell.notation import parse_move
 
     return parse_move
+
+
+@cache
+def _text_reader() -> Callable[[str, int, int], MoveReading]:
+    from freecell.notation import read_move_text  # as in _notation_parser
+
+    return read_move_text
 
 
 def _route(

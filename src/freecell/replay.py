@@ -23,8 +23,11 @@ def replay(start: Position, rules: Rules, moves: Iterable[str]) -> Position:
     single = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
     for number, text in enumerate(moves, start=1):
         try:
+            if not single:
+                table.play_text(text, rules)
+                continue
             move = table.parse_move(text, rules)
-            if single and move.count > 1:
+            if move.count > 1:
                 for step in table.single_card_steps(move, rules):
                     table.play(step)
             else:
