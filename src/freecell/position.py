@@ -175,20 +175,21 @@ class Table:
             return UNLIMITED_CAPACITY
         relay_columns = 0
         if rules.empty_columns is _ANY_CARD:
-            relay_columns = self.empty_columns - (1 if to_empty_column else 0)
-        return capacity_formula(self.empty_cells, max(relay_columns, 0))
+            columns = self.columns
+            relay_columns = max(len(columns) - sum(map(bool, columns)) - (1 if to_empty_column else 0), 0)
+        return (self.cells.count(None) + 1) << relay_columns  # capacity_formula, inlined
 
     def run_length(self, column: int, building: Building) -> int:
         """How many cards at the exposed end of ``column`` form an ordered run."""
         cards = self.columns[column]
         if not cards:
             return 0
-        # can_stack inlined: this runs for every move checked
+        # can_stack inlined: this runs for every run checked
         alternate = building is _ALTERNATE_COLOURS
-        card = cards[-1]
+        upwards = reversed(cards)
+        card = next(upwards)
         length = 1
-        for i in range(len(cards) - 2, -1, -1):
-            onto = cards[i]
+        for onto in upwards:
             if (onto >> 2) != (card >> 2) + 1:
                 break
             if alternate:
@@ -318,14 +319,18 @@ class Table:
                 return f"cell {_cell_letter(target_index)} already holds {card_label(occupant)}"
             return None
 
-        # onto a column; one card is always a run of its own
-        moving = card
+        return self._why_not_onto_column(source_index, card, count, target_index, rules)
+
+    def _why_not_onto_column(self, source: int, card: Card, count: int, target: int, rules: Rules) -> str | None:
+        """:meth:`why_illegal` for ``count`` cards ending in ``card`` (from column ``source``
+        when more than one) onto column ``target``, their places checked already."""
+        moving = card  # one card is always a run of its own
         if count > 1:
-            run = self.run_length(source_index, rules.building)
+            run = self.run_length(source, rules.building)
             if count > run:
-                return f"the {count} cards at the bottom of column {source_index + 1} are not an ordered run"
-            moving = self.columns[source_index][-count]
-        target_cards = self.columns[target_index]
+                return f"the {count} cards at the bottom of column {source + 1} are not an ordered run"
+            moving = self.columns[source][-count]
+        target_cards = self.columns[target]
         if target_cards:
             onto = target_cards[-1]
             if not can_stack(moving, onto, rules.building):
@@ -619,16 +624,19 @@ class WorkingTable(Table):
                 if count == 1 and can_stack(column[-1], onto_column[-1], rules.building):
                     onto_column.append(column.pop())
                     return moves[0]
-                if (
-                    1 < count <= self.run_length(source, rules.building)
-                    and can_stack(column[-count], onto_column[-1], rules.building)
-                    and count <= self.capacity(rules, to_empty_column=False)
-                ):
+                if 1 < count <= KING and self._why_not_onto_column(source, column[-1], count, target, rules) is None:
                     onto_column += column[-count:]
                     del column[-count:]
                     return moves[count - 1]
             elif column and (rules.empty_columns is not _KINGS_ONLY or column[-1] >> 2 == KING - 1):
                 onto_column.append(column.pop())  # into an empty column, one card
+                return moves[0]
+        elif shape == _COUNTED_RUN:
+            column = self.columns[source]
+            count = moves[0].count
+            if column and self._why_not_onto_column(source, column[-1], count, target, rules) is None:
+                self.columns[target] += column[-count:]
+                del column[-count:]
                 return moves[0]
         elif shape == _COLUMN_TO_CELL:
             column = self.columns[source]
@@ -674,13 +682,15 @@ class WorkingTable(Table):
 # What WorkingTable.play_text needs of a text on a table of a given size: its shape, the
 # source's and the target's index, and the moves it can stand for (by suit for a move
 # home, by count for a run onto a column; else the one move). A line of play is nearly
-# all moves of these five shapes; _GENERAL is any other (take-backs, written counts).
+# all moves of these shapes; _GENERAL is any other (take-backs, a count written where
+# only one card may go).
 _Form = tuple[int, int, int, tuple[Move, ...]]
 _HOME_FROM_COLUMN: Final = 1
 _HOME_FROM_CELL: Final = 2
 _COLUMN_TO_COLUMN: Final = 3
 _COLUMN_TO_CELL: Final = 4
 _CELL_TO_COLUMN: Final = 5
+_COUNTED_RUN: Final = 6  # from a column onto another, the count written
 _GENERAL: Final[_Form] = (0, 0, 0, ())
 _FORMS: Final[dict[tuple[int, int], dict[str, _Form]]] = {}  # by the table's columns and cells
 _FORMS_KEPT: Final = 4096  # texts kept for a table size: far more than the notation has without counts
@@ -705,6 +715,8 @@ def _form(source: Place, target: Place, move: Move | None, home: tuple[Move, ...
         return (_COLUMN_TO_CELL, source.index, target.index, (move,))
     if move.count == 1 and source.kind is _CELL and target.kind is _COLUMN:
         return (_CELL_TO_COLUMN, source.index, target.index, (move,))
+    if source.kind is _COLUMN and target.kind is _COLUMN and source.index != target.index:
+        return (_COUNTED_RUN, source.index, target.index, (move,))
     return _GENERAL
 
 
