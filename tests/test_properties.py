@@ -18,6 +18,7 @@ from freecell.errors import InvalidInputError
 from freecell.game import Game
 from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS
 from freecell.position import Move, Place, PlaceKind, Position, WorkingTable
+from freecell.replay import replay
 from freecell.rules import PRESETS, Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
 
 PRESET_LIST = list(PRESETS.values())
@@ -217,6 +218,7 @@ def test_single_card_steps_end_where_the_run_moved_as_one(name: str, number: int
                 for step in steps:
                     walked = walked.apply(step, rules)
                 assert walked == position.apply(move, rules)
+                assert replay(position, rules, [position.notation(move)]) == walked
         listed = position.legal_moves(rules)
         if not listed:
             break

@@ -609,11 +609,11 @@ class WorkingTable(Table):
             column = self.columns[source]
             if column:
                 card = column[-1]
-                suit = card & 3
-                if self.foundations[suit] == card >> 2:  # home_pile's first pile
+                pile = card & 3 if self.foundations[card & 3] == card >> 2 else self.home_pile(card)
+                if pile is not None:  # home_pile, its first pile tried here
                     del column[-1]
-                    self.foundations[suit] += 1
-                    return moves[suit]
+                    self.foundations[pile] += 1
+                    return moves[card & 3]
         elif shape == _COLUMN_TO_COLUMN:
             column = self.columns[source]
             onto_column = self.columns[target]
@@ -658,11 +658,11 @@ class WorkingTable(Table):
         elif shape == _HOME_FROM_CELL:
             held = self.cells[source]
             if held is not None:
-                suit = held & 3
-                if self.foundations[suit] == held >> 2:
+                pile = held & 3 if self.foundations[held & 3] == held >> 2 else self.home_pile(held)
+                if pile is not None:
                     self.cells[source] = None
-                    self.foundations[suit] += 1
-                    return moves[suit]
+                    self.foundations[pile] += 1
+                    return moves[held & 3]
         move = self.parse_move(text, rules)
         self.play(move)
         return move
