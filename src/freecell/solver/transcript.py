@@ -23,13 +23,10 @@ from freecell.notation import (
 from freecell.position import Move, Place, PlaceKind, Position
 from freecell.replay import replay
 from freecell.rules import Rules, SequenceMoves
+from freecell.solver.result import SolverError as SolverError  # raised here, and named here by callers
 from freecell.solver.steps import CELL, FUSED, HOME, Step, fused_moves
 
 _COLUMN: Final = PlaceKind.COLUMN  # an enum member is slow to look up
-
-
-class SolverError(RuntimeError):
-    """The solver produced a solution that the rules engine refuses: a bug, never a verdict."""
 
 
 def write_moves(start: Position, rules: Rules, steps: Iterable[Step]) -> list[str]:
