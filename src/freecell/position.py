@@ -618,25 +618,19 @@ class WorkingTable(Table):
             column = self.columns[source]
             onto_column = self.columns[target]
             if column and onto_column:
+                card = column[-1]
                 # the count a run's text implies: its base is one rank below the card it
                 # goes on, so the cards' ranks tell it (see notation._implied_count)
-                count = (onto_column[-1] >> 2) - (column[-1] >> 2)
-                if count == 1 and can_stack(column[-1], onto_column[-1], rules.building):
+                count = (onto_column[-1] >> 2) - (card >> 2)
+                if count == 1 and can_stack(card, onto_column[-1], rules.building):
                     onto_column.append(column.pop())
                     return moves[0]
-                if 1 < count <= KING and self._why_not_onto_column(source, column[-1], count, target, rules) is None:
+                if 1 < count <= KING and self._why_not_onto_column(source, card, count, target, rules) is None:
                     onto_column += column[-count:]
                     del column[-count:]
                     return moves[count - 1]
             elif column and (rules.empty_columns is not _KINGS_ONLY or column[-1] >> 2 == KING - 1):
                 onto_column.append(column.pop())  # into an empty column, one card
-                return moves[0]
-        elif shape == _COUNTED_RUN:
-            column = self.columns[source]
-            count = moves[0].count
-            if column and self._why_not_onto_column(source, column[-1], count, target, rules) is None:
-                self.columns[target] += column[-count:]
-                del column[-count:]
                 return moves[0]
         elif shape == _COLUMN_TO_CELL:
             column = self.columns[source]
@@ -663,6 +657,13 @@ class WorkingTable(Table):
                     self.cells[source] = None
                     self.foundations[pile] += 1
                     return moves[held & 3]
+        elif shape == _COUNTED_RUN:
+            column = self.columns[source]
+            count = moves[0].count
+            if column and self._why_not_onto_column(source, column[-1], count, target, rules) is None:
+                self.columns[target] += column[-count:]
+                del column[-count:]
+                return moves[0]
         move = self.parse_move(text, rules)
         self.play(move)
         return move

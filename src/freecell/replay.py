@@ -22,9 +22,10 @@ def replay(start: Position, rules: Rules, moves: Iterable[str]) -> Position:
     Raises :class:`ReplayError` naming the first illegal move, its number and the reason.
     """
     table = WorkingTable(start)  # the moves are played in place: no position per move
+    play_text = table.play_text
     for number, text in enumerate(moves, start=1):
         try:
-            table.play_text(text, rules)
+            play_text(text, rules)
         except InvalidInputError as error:
             raise ReplayError(number, text, str(error)) from None
     return table.position()
