@@ -1,6 +1,7 @@
 """Invariants under random legal play, in every preset: the cards are conserved, the
-table stays sane, undo restores the exact position and score, redo plays it again, and
-the legal moves are exactly the moves that the rules allow."""
+table stays sane, undo restores the exact position and score, redo plays it again, the
+legal moves are exactly the moves that the rules allow, and a text played in one step
+(``WorkingTable.play_text``) does what parsing, checking and playing it do."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ from hypothesis import strategies as st
 from freecell.board_format import check_cards
 from freecell.cards import KING, full_deck
 from freecell.deals import Deal
+from freecell.errors import InvalidInputError
 from freecell.game import Game
+from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS
 from freecell.position import Move, Place, PlaceKind, Position, WorkingTable
+from freecell.replay import replay
 from freecell.rules import PRESETS, Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
 
 PRESET_LIST = list(PRESETS.values())
@@ -214,6 +218,7 @@ def test_single_card_steps_end_where_the_run_moved_as_one(name: str, number: int
                 for step in steps:
                     walked = walked.apply(step, rules)
                 assert walked == position.apply(move, rules)
+                assert replay(position, rules, [position.notation(move)]) == walked
         listed = position.legal_moves(rules)
         if not listed:
             break
@@ -231,3 +236,39 @@ def test_a_working_table_judges_and_plays_every_move_as_a_position_does(rules: R
         if reason is None:
             table.play(move)
             assert table.position() == position.apply_unchecked(move)
+
+
+def _texts(position: Position) -> list[str]:
+    """Move texts of every form on this table, legal or not: each source (a column, a cell,
+    a foundation's suit, and places the table lacks) to each target, with no count, each
+    count its columns could give, a count of 0; a few misspelt."""
+    sources = [*COLUMN_CHARS, "10", *CELL_CHARS, *(f"h{suit}" for suit in SUIT_CHARS), "h"]
+    targets = [*COLUMN_CHARS, "10", *CELL_CHARS, "h"]
+    counts = ["", "v0", "v1", "v2", "v3", "vd"]
+    texts = [source + target + count for source in sources for target in targets for count in counts]
+    return [*texts, "3H", " 3h ", "38 ", "3x", "", "hsh3"]
+
+
+def _played(position: Position, rules: Rules, text: str, *, in_one_step: bool) -> tuple[object, ...]:
+    """The move played or the error raised, and the table after."""
+    table = WorkingTable(position)
+    try:
+        if in_one_step:
+            move = table.play_text(text, rules)
+        else:
+            move = table.parse_move(text, rules)
+            table.play(move)
+    except InvalidInputError as error:
+        return type(error), str(error), table.position()
+    return move, table.position()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(PRESET_LIST), st.randoms(use_true_random=False))
+def test_a_text_played_in_one_step_is_parsed_judged_and_played_as_in_three(rules: Rules, rng: random.Random) -> None:
+    rules = rules.with_cells(rng.choice(rules.cell_options))
+    position = _crafted_position(rules, rng)
+    for text in _texts(position):
+        expected = _played(position, rules, text, in_one_step=False)
+        assert _played(position, rules, text, in_one_step=True) == expected, text
+        assert _played(position, rules, text, in_one_step=True) == expected, text  # its form now known

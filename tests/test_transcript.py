@@ -15,7 +15,7 @@ from freecell import Deal, find_rules, parse_card
 from freecell.position import Place, PlaceKind, Position
 from freecell.rules import Rules
 from freecell.solver import solving
-from freecell.solver.steps import CELL, HOME, Step
+from freecell.solver.steps import CELL, HOME, Step, fused
 from freecell.solver.transcript import SolverError, verify, write_moves
 
 STANDARD = find_rules("standard")
@@ -120,6 +120,14 @@ def test_cells_and_take_backs_are_written_by_their_places() -> None:
     assert write_moves(board(TAKE_BACK, rules), rules, steps) == TAKE_BACK_MOVES
 
 
+def test_a_fused_step_is_written_as_the_moves_it_stands_for() -> None:
+    rules = find_rules("app")
+    two_of_hearts, four_of_diamonds = parse_card("2H"), parse_card("4D")
+    taken_back = fused(((HOME + 2, 0, 1), (0, CELL, 1)))  # as take_backs.py fuses them
+    steps = [taken_back, (CELL + two_of_hearts, HOME, 1), fused(((CELL + four_of_diamonds, 1, 1), (0, 1, 1)))]
+    assert write_moves(board(TAKE_BACK, rules), rules, steps) == TAKE_BACK_MOVES
+
+
 def test_a_step_that_cannot_be_played_is_a_solver_error() -> None:
     start = board("Foundations: H-J C-K D-K S-K\n: QH KH\n")
     with pytest.raises(SolverError, match="cannot be played"):
@@ -175,4 +183,3 @@ def test_a_take_back_is_refused_where_foundation_cards_stay_home() -> None:
         verify(board(TAKE_BACK, app), app, TAKE_BACK_MOVES)  # every move legal; 4D and 3S still out
     with pytest.raises(SolverError, match=r"move 1 \('hh1'\) is illegal: cards on the foundations stay there"):
         verify(board(TAKE_BACK), STANDARD, TAKE_BACK_MOVES)
-

@@ -131,10 +131,11 @@ def _place(char: str, columns: int, cells: int, text: str) -> Place:
 
 
 @dataclass(frozen=True, slots=True)
-class _Reading:
+class MoveReading:
     """What a text means on a table of a given size, before its cards are seen: the
-    source, and the move itself where the cards cannot change it (one per suit when the
-    target is the foundation); else the target of a run whose count they imply."""
+    source, and the move itself where the cards cannot change it (``home``: one per suit
+    when the target is the foundation); else (``move`` and ``home`` both None) a column
+    onto a column, the count not written, which the cards imply."""
 
     shown: str
     source: Place
@@ -143,7 +144,7 @@ class _Reading:
     home: tuple[Move, ...] | None
 
 
-def _read(written: MoveText, columns: int, cells: int, shown: str) -> _Reading:
+def _read(written: MoveText, columns: int, cells: int, shown: str) -> MoveReading:
     if written.suit is not None:
         source = Place.foundation(written.suit)
     else:
@@ -154,14 +155,17 @@ def _read(written: MoveText, columns: int, cells: int, shown: str) -> _Reading:
     count = written.count
     if target.kind is PlaceKind.FOUNDATION:
         home = tuple(Move(source, Place.foundation(suit), 1 if count is None else count) for suit in range(4))
-        return _Reading(shown, source, target, None, home)
+        return MoveReading(shown, source, target, None, home)
     if count is None and source.kind is PlaceKind.COLUMN and target.kind is PlaceKind.COLUMN:
-        return _Reading(shown, source, target, None, None)
-    return _Reading(shown, source, target, Move(source, target, 1 if count is None else count), None)
+        return MoveReading(shown, source, target, None, None)
+    return MoveReading(shown, source, target, Move(source, target, 1 if count is None else count), None)
 
 
 @lru_cache(maxsize=1024)
-def _read_text(text: str, columns: int, cells: int) -> _Reading:
+def read_move_text(text: str, columns: int, cells: int) -> MoveReading:
+    """What ``text`` means on a table of ``columns`` columns and ``cells`` cells; raises
+    :class:`InvalidMoveError` for bad syntax and :class:`IllegalMoveError` for a place
+    that the table lacks."""
     # Solutions and games repeat a few dozen texts: each is read once per table size.
     # Errors are not kept, so bad text raises every time.
     return _read(parse_move_text(text), columns, cells, text)
@@ -174,7 +178,7 @@ def parse_move(text: str | MoveText, position: Table, rules: Rules) -> Move:
     :class:`IllegalMoveError` for a place that does not exist or is empty."""
     columns, cells = len(position.columns), len(position.cells)
     if isinstance(text, str):
-        reading = _read_text(text, columns, cells)
+        reading = read_move_text(text, columns, cells)
     else:
         reading = _read(text, columns, cells, format_move_text(text))
     card = position.card_at(reading.source)

@@ -25,7 +25,7 @@ from freecell.rules import (
 )
 
 if TYPE_CHECKING:
-    from freecell.notation import MoveText
+    from freecell.notation import MoveReading, MoveText
 
 UNLIMITED_CAPACITY = 10_000
 
@@ -148,11 +148,11 @@ class Table:
 
     @property
     def empty_cells(self) -> int:
-        return sum(1 for card in self.cells if card is None)
+        return self.cells.count(None)
 
     @property
     def empty_columns(self) -> int:
-        return sum(1 for column in self.columns if not column)
+        return len(self.columns) - sum(map(bool, self.columns))
 
     @property
     def cards_home(self) -> int:
@@ -175,20 +175,21 @@ class Table:
             return UNLIMITED_CAPACITY
         relay_columns = 0
         if rules.empty_columns is _ANY_CARD:
-            relay_columns = self.empty_columns - (1 if to_empty_column else 0)
-        return capacity_formula(self.empty_cells, max(relay_columns, 0))
+            columns = self.columns
+            relay_columns = max(len(columns) - sum(map(bool, columns)) - (1 if to_empty_column else 0), 0)
+        return (self.cells.count(None) + 1) << relay_columns  # capacity_formula, inlined
 
     def run_length(self, column: int, building: Building) -> int:
         """How many cards at the exposed end of ``column`` form an ordered run."""
         cards = self.columns[column]
         if not cards:
             return 0
-        # can_stack inlined: this runs for every move checked
+        # can_stack inlined: this runs for every run checked
         alternate = building is _ALTERNATE_COLOURS
-        card = cards[-1]
+        upwards = reversed(cards)
+        card = next(upwards)
         length = 1
-        for i in range(len(cards) - 2, -1, -1):
-            onto = cards[i]
+        for onto in upwards:
             if (onto >> 2) != (card >> 2) + 1:
                 break
             if alternate:
@@ -318,14 +319,18 @@ class Table:
                 return f"cell {_cell_letter(target_index)} already holds {card_label(occupant)}"
             return None
 
-        # onto a column; one card is always a run of its own
-        moving = card
+        return self._why_not_onto_column(source_index, card, count, target_index, rules)
+
+    def _why_not_onto_column(self, source: int, card: Card, count: int, target: int, rules: Rules) -> str | None:
+        """:meth:`why_illegal` for ``count`` cards ending in ``card`` (from column ``source``
+        when more than one) onto column ``target``, their places checked already."""
+        moving = card  # one card is always a run of its own
         if count > 1:
-            run = self.run_length(source_index, rules.building)
+            run = self.run_length(source, rules.building)
             if count > run:
-                return f"the {count} cards at the bottom of column {source_index + 1} are not an ordered run"
-            moving = self.columns[source_index][-count]
-        target_cards = self.columns[target_index]
+                return f"the {count} cards at the bottom of column {source + 1} are not an ordered run"
+            moving = self.columns[source][-count]
+        target_cards = self.columns[target]
         if target_cards:
             onto = target_cards[-1]
             if not can_stack(moving, onto, rules.building):
@@ -548,7 +553,7 @@ class WorkingTable(Table):
     """A table whose cards move in place, for playing a line of moves: a move played here
     costs no new :class:`Position`. The rules' questions are the same as a position's."""
 
-    __slots__ = ("cells", "columns", "foundations")
+    __slots__ = ("_forms", "cells", "columns", "foundations")
     columns: list[list[Card]]
     cells: list[Card | None]
     foundations: list[int]
@@ -557,6 +562,7 @@ class WorkingTable(Table):
         self.columns = [list(column) for column in position.columns]
         self.cells = list(position.cells)
         self.foundations = list(position.foundations)
+        self._forms = _FORMS.setdefault((len(self.columns), len(self.cells)), {})
 
     def position(self) -> Position:
         """The table as it stands now."""
@@ -588,6 +594,132 @@ class WorkingTable(Table):
             assert pile is not None
             self.foundations[pile] += 1
 
+    def play_text(self, text: str, rules: Rules) -> Move:
+        """Read ``text`` (standard notation) here, check it under ``rules`` and play it:
+        what ``self.play(self.parse_move(text, rules))`` does, the same move and the same
+        errors (the table unchanged), for less where the text has a common form."""
+        form = self._forms.get(text)
+        if form is None:
+            form = self._learn(text)
+        shape, source, target, moves = form
+        # Each shape below plays only a move that parse_move gives and why_illegal finds
+        # legal, deciding exactly as they do; anything else (every error too) goes the
+        # general way below, which gives the reason.
+        if shape == _HOME_FROM_COLUMN:
+            column = self.columns[source]
+            if column:
+                card = column[-1]
+                pile = card & 3 if self.foundations[card & 3] == card >> 2 else self.home_pile(card)
+                if pile is not None:  # home_pile, its first pile tried here
+                    del column[-1]
+                    self.foundations[pile] += 1
+                    return moves[card & 3]
+        elif shape == _COLUMN_TO_COLUMN:
+            column = self.columns[source]
+            onto_column = self.columns[target]
+            if column and onto_column:
+                card = column[-1]
+                # the count a run's text implies: its base is one rank below the card it
+                # goes on, so the cards' ranks tell it (see notation._implied_count)
+                count = (onto_column[-1] >> 2) - (card >> 2)
+                if count == 1 and can_stack(card, onto_column[-1], rules.building):
+                    onto_column.append(column.pop())
+                    return moves[0]
+                if 1 < count <= KING and self._why_not_onto_column(source, card, count, target, rules) is None:
+                    onto_column += column[-count:]
+                    del column[-count:]
+                    return moves[count - 1]
+            elif column and (rules.empty_columns is not _KINGS_ONLY or column[-1] >> 2 == KING - 1):
+                onto_column.append(column.pop())  # into an empty column, one card
+                return moves[0]
+        elif shape == _COLUMN_TO_CELL:
+            column = self.columns[source]
+            if column and self.cells[target] is None:
+                self.cells[target] = column.pop()
+                return moves[0]
+        elif shape == _CELL_TO_COLUMN:
+            held = self.cells[source]
+            if held is not None:
+                onto_column = self.columns[target]
+                if (
+                    can_stack(held, onto_column[-1], rules.building)
+                    if onto_column
+                    else rules.empty_columns is not _KINGS_ONLY or held >> 2 == KING - 1
+                ):
+                    onto_column.append(held)
+                    self.cells[source] = None
+                    return moves[0]
+        elif shape == _HOME_FROM_CELL:
+            held = self.cells[source]
+            if held is not None:
+                pile = held & 3 if self.foundations[held & 3] == held >> 2 else self.home_pile(held)
+                if pile is not None:
+                    self.cells[source] = None
+                    self.foundations[pile] += 1
+                    return moves[held & 3]
+        elif shape == _COUNTED_RUN:
+            column = self.columns[source]
+            count = moves[0].count
+            if column and self._why_not_onto_column(source, column[-1], count, target, rules) is None:
+                self.columns[target] += column[-count:]
+                del column[-count:]
+                return moves[0]
+        move = self.parse_move(text, rules)
+        self.play(move)
+        return move
+
+    def _learn(self, text: str) -> _Form:
+        """The form of ``text`` on a table of this size, kept for the next time."""
+        try:
+            reading = _text_reader()(text, len(self.columns), len(self.cells))
+        except InvalidInputError:
+            return _GENERAL  # not kept: the general way raises the error every time
+        form = _form(reading.source, reading.target, reading.move, reading.home)
+        if len(self._forms) < _FORMS_KEPT:
+            self._forms[text] = form
+        return form
+
+
+# What WorkingTable.play_text needs of a text on a table of a given size: its shape, the
+# source's and the target's index, and the moves it can stand for (by suit for a move
+# home, by count for a run onto a column; else the one move). A line of play is nearly
+# all moves of these shapes; _GENERAL is any other (take-backs, a count written where
+# only one card may go).
+_Form = tuple[int, int, int, tuple[Move, ...]]
+_HOME_FROM_COLUMN: Final = 1
+_HOME_FROM_CELL: Final = 2
+_COLUMN_TO_COLUMN: Final = 3
+_COLUMN_TO_CELL: Final = 4
+_CELL_TO_COLUMN: Final = 5
+_COUNTED_RUN: Final = 6  # from a column onto another, the count written
+_GENERAL: Final[_Form] = (0, 0, 0, ())
+_FORMS: Final[dict[tuple[int, int], dict[str, _Form]]] = {}  # by the table's columns and cells
+_FORMS_KEPT: Final = 4096  # texts kept for a table size: far more than the notation has without counts
+
+
+def _form(source: Place, target: Place, move: Move | None, home: tuple[Move, ...] | None) -> _Form:
+    """The form of a text that names these places (see notation.MoveReading)."""
+    if home is not None:
+        if home[0].count != 1:
+            return _GENERAL
+        if source.kind is _COLUMN:
+            return (_HOME_FROM_COLUMN, source.index, target.index, home)
+        if source.kind is _CELL:
+            return (_HOME_FROM_CELL, source.index, target.index, home)
+        return _GENERAL
+    if move is None:  # a column onto a column, the count implied
+        if source.index == target.index:
+            return _GENERAL
+        runs = tuple(Move(source, target, count) for count in range(1, KING + 1))
+        return (_COLUMN_TO_COLUMN, source.index, target.index, runs)
+    if move.count == 1 and source.kind is _COLUMN and target.kind is _CELL:
+        return (_COLUMN_TO_CELL, source.index, target.index, (move,))
+    if move.count == 1 and source.kind is _CELL and target.kind is _COLUMN:
+        return (_CELL_TO_COLUMN, source.index, target.index, (move,))
+    if source.kind is _COLUMN and target.kind is _COLUMN and source.index != target.index:
+        return (_COUNTED_RUN, source.index, target.index, (move,))
+    return _GENERAL
+
 
 @cache
 def _notation_parser() -> Callable[[str | MoveText, Table, Rules], Move]:
@@ -596,6 +728,13 @@ def _notation_parser() -> Callable[[str | MoveText, Table, Rules], Move]:
     from freecell.notation import parse_move
 
     return parse_move
+
+
+@cache
+def _text_reader() -> Callable[[str, int, int], MoveReading]:
+    from freecell.notation import read_move_text  # as in _notation_parser
+
+    return read_move_text
 
 
 def _route(

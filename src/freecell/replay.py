@@ -10,25 +10,22 @@ from collections.abc import Iterable
 
 from freecell.errors import InvalidInputError
 from freecell.position import IllegalMoveError, Position, WorkingTable
-from freecell.rules import Rules, SequenceMoves
+from freecell.rules import Rules
 
 
 def replay(start: Position, rules: Rules, moves: Iterable[str]) -> Position:
     """Play ``moves`` (standard notation) from ``start`` with nothing automatic.
 
-    Under single-card rules a run is played as the series of one-card moves it stands for.
+    Under single-card rules a run stands for the one-card moves that carry it through the
+    free cells and columns (:meth:`~freecell.position.Table.single_card_steps`): it is
+    legal when they are, within the capacity, and leaves the table as they would.
     Raises :class:`ReplayError` naming the first illegal move, its number and the reason.
     """
     table = WorkingTable(start)  # the moves are played in place: no position per move
-    single = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
+    play_text = table.play_text
     for number, text in enumerate(moves, start=1):
         try:
-            move = table.parse_move(text, rules)
-            if single and move.count > 1:
-                for step in table.single_card_steps(move, rules):
-                    table.play(step)
-            else:
-                table.play(move)
+            play_text(text, rules)
         except InvalidInputError as error:
             raise ReplayError(number, text, str(error)) from None
     return table.position()

@@ -3,7 +3,8 @@
 A proof visits every position a deal can reach, and in pure Python that costs 20 to 70
 µs a position; with one or two cells a lost deal needs from 75,000 to more than 600,000.
 :data:`COMPILED` (the moves, the heuristic, the best-first search and the depth-first
-proof) are the modules nearly all of that time goes to. ``python -m
+proof) are the modules nearly all of that time goes to. ``transcript`` is compiled too:
+every win is written out as moves (the rules engine, which replays them, is not). ``python -m
 freecell.solver.build_native`` compiles them with mypyc into :data:`COMPILED_DIR`,
 beside a manifest of the sources they were built from, and ``freecell.solver`` puts
 that folder first on its ``__path__`` (:func:`search_path`), so that importing
@@ -29,7 +30,7 @@ from typing import Final
 # add urllib.parse and ipaddress to each start-up), and hashlib and json are imported only
 # where a build is checked (not in the browser, nor with FREECELL_PURE_PYTHON).
 PACKAGE_DIR: Final = os.path.dirname(os.path.realpath(__file__))
-COMPILED: Final = ("board", "depth_first", "rating", "search", "steps", "tables", "take_backs", "twins")
+COMPILED: Final = ("board", "depth_first", "rating", "search", "steps", "tables", "take_backs", "transcript", "twins")
 COMPILED_DIR: Final = os.path.join(PACKAGE_DIR, "_compiled")
 MANIFEST: Final = "SOURCES.json"
 PURE_PYTHON_VARIABLE: Final = "FREECELL_PURE_PYTHON"

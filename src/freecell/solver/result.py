@@ -8,6 +8,12 @@ from enum import Enum
 from freecell.solver.steps import Step
 
 
+class SolverError(RuntimeError):
+    """The solver produced a solution that the rules engine refuses: a bug, never a verdict.
+    (Kept here, not in the compiled :mod:`~freecell.solver.transcript` that raises it:
+    mypyc compiles no subclass of a built-in exception.)"""
+
+
 class SolveStatus(Enum):
     SOLVED = "solved"
     UNSOLVABLE = "unsolvable"

@@ -23,13 +23,10 @@ from freecell.notation import (
 from freecell.position import Move, Place, PlaceKind, Position
 from freecell.replay import replay
 from freecell.rules import Rules, SequenceMoves
+from freecell.solver.result import SolverError as SolverError  # raised here, and named here by callers
 from freecell.solver.steps import CELL, FUSED, HOME, Step, fused_moves
 
 _COLUMN: Final = PlaceKind.COLUMN  # an enum member is slow to look up
-
-
-class SolverError(RuntimeError):
-    """The solver produced a solution that the rules engine refuses: a bug, never a verdict."""
 
 
 def write_moves(start: Position, rules: Rules, steps: Iterable[Step]) -> list[str]:
@@ -38,19 +35,7 @@ def write_moves(start: Position, rules: Rules, steps: Iterable[Step]) -> list[st
     Under single-card rules a run becomes the single-card moves it stands for. The moves
     are not checked here: :func:`verify` replays them. Raises :class:`SolverError` if a
     step cannot even be written (a bug)."""
-    table = _Table(start)
-    single = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
-    texts: list[str] = []
-    for fusing in steps:
-        for step in fused_moves(fusing) if fusing[0] == FUSED else (fusing,):
-            try:
-                if single and step[2] > 1:
-                    texts.extend(table.write_run(step, rules))
-                else:
-                    texts.append(table.write(step))
-            except (ValueError, IndexError) as error:
-                raise SolverError(f"step {step} of the search cannot be played: {error}") from error
-    return texts
+    return _Table(start).write(steps, rules)
 
 
 class _Table:
@@ -62,48 +47,94 @@ class _Table:
         self.cells = list(position.cells)
         self.foundations = list(position.foundations)
 
-    def write(self, step: Step) -> str:
-        """``step`` in standard notation, played on this table."""
+    def write(self, steps: Iterable[Step], rules: Rules) -> list[str]:
+        """``steps`` in standard notation, played on this table (see :func:`write_moves`)."""
+        columns, cells, foundations = self.columns, self.cells, self.foundations
+        texts: list[str] = []
+        for step in steps:
+            source, target, count = step
+            try:
+                if count != 1 or source >= HOME:  # a run, a take-back, or fused steps
+                    texts.extend(self._write_other(step, rules))
+                    continue
+                # one card from a column or a cell: nearly every step, so written here
+                if source < CELL:
+                    column = columns[source]
+                    if not column:
+                        raise ValueError(f"column {source + 1} is empty")
+                    card = column.pop()
+                    written = COLUMN_CHARS[source]
+                else:
+                    card = source - CELL
+                    index = cells.index(card)
+                    cells[index] = None
+                    written = CELL_CHARS[index]
+                if target < CELL:
+                    columns[target].append(card)
+                    texts.append(written + COLUMN_CHARS[target])
+                elif target == CELL:
+                    index = cells.index(None)
+                    cells[index] = card
+                    texts.append(written + CELL_CHARS[index])
+                else:
+                    suit = card & 3
+                    if foundations[suit] == card >> 2:  # the suit's first pile, its only one in one deck
+                        foundations[suit] += 1
+                    else:
+                        foundations[self._home_pile(card)] += 1
+                    texts.append(written + FOUNDATION_CHAR)
+            except (ValueError, IndexError) as error:
+                raise SolverError(f"step {step} of the search cannot be played: {error}") from error
+        return texts
+
+    def _write_other(self, step: Step, rules: Rules) -> list[str]:
+        """The texts of a step other than one card from a column or a cell."""
+        if step[0] == FUSED:
+            return self.write(fused_moves(step), rules)
+        if step[2] > 1 and rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS:
+            return self.write_run(step, rules)
         source, target, count = step
-        if source < CELL:
-            column = self.columns[source]
-            if not 0 < count <= len(column):
-                raise ValueError(f"column {source + 1} does not hold {count} cards")
-            written = COLUMN_CHARS[source]
-            moving = column[-count:]
-            del column[-count:]
-        elif source < HOME:
-            index = self.cells.index(source - CELL)
-            written = CELL_CHARS[index]
-            moving = [source - CELL]
-            self.cells[index] = None
-        else:
-            suit = source - HOME
-            heights = self.foundations[suit::4]
-            pile = suit + 4 * heights.index(max(heights))
-            if not self.foundations[pile]:
-                raise ValueError(f"the {SUIT_CHARS[suit]} foundation is empty")
-            written = FOUNDATION_CHAR + SUIT_CHARS[suit]  # a take-back names the suit
-            self.foundations[pile] -= 1
-            moving = [self.foundations[pile] * 4 + suit]
-        if count > 1 and target >= CELL:
+        if source >= HOME:
+            card = self._take_back(source - HOME)
+            written = FOUNDATION_CHAR + SUIT_CHARS[card & 3]  # a take-back names the suit
+            if target < CELL:
+                self.columns[target].append(card)
+                return [written + COLUMN_CHARS[target]]
+            if target == CELL:
+                index = self.cells.index(None)
+                self.cells[index] = card
+                return [written + CELL_CHARS[index]]
+            raise ValueError("a card taken back goes to a column or a cell")
+        return [self._write_cards(source, target, count)]
+
+    def _write_cards(self, source: int, target: int, count: int) -> str:
+        """A step of ``count`` cards (other than one), which only a column to a column takes."""
+        if source >= CELL or target >= CELL:
             raise ValueError("only a column takes more than one card")
-        if target < CELL:
-            column = self.columns[target]
-            if count > 1 and not column:  # the only move whose count is written
-                column.extend(moving)
-                return format_move_text(MoveText(written, COLUMN_CHARS[target], count))
-            column.extend(moving)
-            return written + COLUMN_CHARS[target]
-        if target == CELL:
-            index = self.cells.index(None)
-            self.cells[index] = moving[0]
-            return written + CELL_CHARS[index]
-        self.foundations[self._home_pile(moving[0])] += 1
-        return written + FOUNDATION_CHAR
+        column = self.columns[source]
+        if not 0 < count <= len(column):
+            raise ValueError(f"column {source + 1} does not hold {count} cards")
+        into = self.columns[target]
+        written = COLUMN_CHARS[source] + COLUMN_CHARS[target]
+        if not into:  # the only move whose count is written
+            written = format_move_text(MoveText(COLUMN_CHARS[source], COLUMN_CHARS[target], count))
+        into += column[-count:]
+        del column[-count:]
+        return written
+
+    def _take_back(self, suit: int) -> int:
+        """The top card of ``suit``'s highest pile, taken off it."""
+        heights = self.foundations[suit::4]
+        pile = suit + 4 * heights.index(max(heights))
+        if not self.foundations[pile]:
+            raise ValueError(f"the {SUIT_CHARS[suit]} foundation is empty")
+        self.foundations[pile] -= 1
+        return self.foundations[pile] * 4 + suit
 
     def _home_pile(self, card: int) -> int:
         foundations = self.foundations
+        if foundations[card & 3] == card >> 2:  # the suit's first pile, its only one in one deck
+            return card & 3
         for pile in range(card & 3, len(foundations), 4):
             if foundations[pile] == card >> 2:
                 return pile
