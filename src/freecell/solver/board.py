@@ -20,6 +20,7 @@ from typing import Final
 from freecell.position import Position
 from freecell.rules import Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
 from freecell.solver.rating import rate, with_shortest
+from freecell.solver.search import WON
 from freecell.solver.steps import (
     BYTES,
     CELL,
@@ -42,6 +43,7 @@ from freecell.solver.steps import (
 )
 from freecell.solver.tables import (
     DISORDER_BITS,
+    DISORDER_MASK,
     FEATURES_KEPT,
     Homeward,
     Weights,
@@ -281,16 +283,36 @@ class FreeCellProblem:
         """How far ``state`` looks from a win: each column's value, the cards in cells,
         and how deep the card each foundation needs next lies in its column.
         :meth:`rated_moves` works out the same figure for a child from its parent's."""
-        columns, cells, foundations = state
         values = self.values
+        packed = 0  # the columns' values summed (see ColumnValues)
+        for column in state[0]:
+            packed += values[column]
+        return self._heuristic(state, packed)
+
+    def heuristic_after(self, state: State, columns: Columns, packed_of: list[int], packed: int) -> int:
+        """:meth:`heuristic` of ``state``, or :data:`~freecell.solver.search.WON` if it is
+        a goal (see :meth:`is_goal`), told from a table whose columns were ``columns``,
+        with ``packed_of`` their values and ``packed`` the sum: only the columns that
+        ``state`` does not share with that table are looked up."""
+        child_columns = state[0]
+        values = self.values
+        for index in range(len(columns)):
+            column = child_columns[index]
+            if column is not columns[index]:
+                packed += values[column] - packed_of[index]
+        if not packed & DISORDER_MASK:
+            return WON  # no card lies on a lower one
+        return self._heuristic(state, packed)
+
+    def _heuristic(self, state: State, packed: int) -> int:
+        """:meth:`heuristic` of ``state``, whose columns' values sum to ``packed``."""
+        columns, cells, foundations = state
         # How many cards lie above each wanted card (each copy, with two decks): a look
         # at every card is the cheapest way measured (see docs/solver.md).
         one_deck = self.pile_count == 4
         wanted = b"" if one_deck else self.ready_known.get(foundations) or self.ready_table(foundations)
         depth = 0
-        packed = 0  # the columns' values summed (see ColumnValues)
         for column in columns:
-            packed += values[column]
             height = len(column)
             for where in range(height):
                 card = column[where]

@@ -141,7 +141,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             rated.append((won if not disorder else h, step, None))
             continue
         made = problem.play(state, step)
-        rated.append((won if problem.is_goal(made[0]) else problem.heuristic(made[0]), step, made))
+        rated.append((problem.heuristic_after(made[0], columns, packed_of, packed), step, made))
     return rated
 
 

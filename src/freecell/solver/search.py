@@ -104,10 +104,18 @@ class Problem(Protocol[S, M, T]):
 _LIMIT_PART: Final = re.compile(r"(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[a-zA-Z]*)")
 # Each unit: the field it sets, and by how much its number is multiplied.
 _LIMIT_UNITS: Final = {
-    "": ("positions", 1), "p": ("positions", 1), "positions": ("positions", 1), "k": ("positions", 1000),
-    "ms": ("seconds", 0.001), "s": ("seconds", 1), "sec": ("seconds", 1), "secs": ("seconds", 1),
-    "seconds": ("seconds", 1), "min": ("seconds", 60),
-    "mb": ("memory_mb", 1), "gb": ("memory_mb", 1000),
+    "": ("positions", 1),
+    "p": ("positions", 1),
+    "positions": ("positions", 1),
+    "k": ("positions", 1000),
+    "ms": ("seconds", 0.001),
+    "s": ("seconds", 1),
+    "sec": ("seconds", 1),
+    "secs": ("seconds", 1),
+    "seconds": ("seconds", 1),
+    "min": ("seconds", 60),
+    "mb": ("memory_mb", 1),
+    "gb": ("memory_mb", 1000),
 }
 # The largest limits: beyond them a limit is a typing mistake, not a plan.
 _LIMIT_MOST: Final = {"seconds": 7 * 24 * 3600, "positions": 10**12, "memory_mb": 1_000_000}
@@ -511,8 +519,7 @@ class BestFirst(Generic[S, M, T]):
                     found = SearchRun(SearchEnd.FOUND, path_to(came_from, key), state)
                     break
             if expanded == stop_at or (
-                expanded % CHECK_EVERY == 0
-                and budget.exhausted(len(came_from) + len(frontier) // _MOVES_PER_POSITION)
+                expanded % CHECK_EVERY == 0 and budget.exhausted(len(came_from) + len(frontier) // _MOVES_PER_POSITION)
             ):
                 # A search stopped here loses nothing: the entry waits again, as it was.
                 waiting[order] = taken
