@@ -112,7 +112,7 @@ def test_whole_runs_leave_out_only_moves_that_break_an_ordered_run(name: str) ->
             dropped += 1
             assert source < CELL
             column = state[0][source]
-            run = every.features[column][0]
+            run = every.features.of(column)[0]
             assert count < run or (target == CELL and run > 1)
             if target == CELL:
                 assert count == 1
@@ -149,18 +149,18 @@ def test_a_columns_packed_value_reads_back_as_its_share_and_its_disorder(buildin
         table = [bytes(rng.randrange(52) for _ in range(rng.randrange(11))) for _ in range(10)]
         shares, disorders = [], []
         for column in table:
-            run, disorder, _, depth = features[column]
+            run, disorder, _, depth = features.of(column)
             n = len(column)
             share = (
                 weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
                 if n
                 else -weights.empty_column
             )
-            assert values[column] >> DISORDER_BITS == share
-            assert values[column] & DISORDER_MASK == disorder
+            assert values.of(column) >> DISORDER_BITS == share
+            assert values.of(column) & DISORDER_MASK == disorder
             shares.append(share)
             disorders.append(disorder)
-        total = sum(values[column] for column in table)
+        total = sum(values.of(column) for column in table)
         assert (total >> DISORDER_BITS, total & DISORDER_MASK) == (sum(shares), sum(disorders))
 
 

@@ -256,10 +256,12 @@ class FreeCellProblem:
         can go home one after another, always the lowest that is wanted next (see
         :meth:`finish`). Nothing more needs searching there."""
         features = self.features
+        known = features.known
         # Most tables are far from won, and the first column or two tell; a plain loop
         # stops there sooner than all() over a generator.
-        for column in state[0]:  # noqa: SIM110
-            if features[column][1]:
+        for column in state[0]:
+            found = known.get(column)
+            if (features.worked_out(column) if found is None else found)[1]:
                 return False
         return True
 
@@ -284,9 +286,11 @@ class FreeCellProblem:
         and how deep the card each foundation needs next lies in its column.
         :meth:`rated_moves` works out the same figure for a child from its parent's."""
         values = self.values
+        known = values.known
         packed = 0  # the columns' values summed (see ColumnValues)
         for column in state[0]:
-            packed += values[column]
+            found = known.get(column)
+            packed += values.worked_out(column) if found is None else found
         return self._heuristic(state, packed)
 
     def heuristic_after(self, state: State, columns: Columns, packed_of: list[int], packed: int) -> int:
@@ -299,7 +303,7 @@ class FreeCellProblem:
         for index in range(len(columns)):
             column = child_columns[index]
             if column is not columns[index]:
-                packed += values[column] - packed_of[index]
+                packed += values.of(column) - packed_of[index]
         if not packed & DISORDER_MASK:
             return WON  # no card lies on a lower one
         return self._heuristic(state, packed)

@@ -39,9 +39,13 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     ``bench/position_cost.py``): kept whole, as calls would cost each position."""
     columns, cells, foundations = state
     values = problem.values
+    known = values.known  # (read directly: see ColumnValues)
     safe = (problem.homeward_known.get(foundations) or problem.homeward_cards(foundations))[1]
     # Each column's share of the heuristic and its disorder, packed (see ColumnValues).
-    packed_of = [values[column] for column in columns]
+    packed_of: list[int] = []
+    for column in columns:
+        found = known.get(column)
+        packed_of.append(values.worked_out(column) if found is None else found)
     packed = sum(packed_of)
     shift, mask = DISORDER_BITS, DISORDER_MASK
     disorder = packed & mask
@@ -88,7 +92,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 )
             ):
                 # What is left in the column, packed.
-                left = values[column[: height - count]]
+                left = values.of(column[: height - count])
                 h = base - (packed_of[source] >> shift) + (left >> shift)
                 stay = hits[source]
                 if stay:
@@ -102,7 +106,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                         h = won
                 else:
                     # The column it lands on, packed.
-                    onto = values[columns[target] + column[height - count :]]
+                    onto = values.of(columns[target] + column[height - count :])
                     h += (onto >> shift) - (packed_of[target] >> shift) + next_weight * count * (hits[target] - stay)
                     if (
                         disorder == (packed_of[source] & mask) + (packed_of[target] & mask)
@@ -113,7 +117,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 rated.append((h, step, None))
                 continue
         elif source < home and target < cell and not (fuses and may_go_home(source - cell, foundations)):
-            onto = values[columns[target] + BYTES[source - cell]]
+            onto = values.of(columns[target] + BYTES[source - cell])
             h = base - cell_weight + (onto >> shift) - (packed_of[target] >> shift) + next_weight * hits[target]
             if disorder == packed_of[target] & mask and not onto & mask:
                 h = won
@@ -135,7 +139,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             if target == cell:
                 h = base + cell_weight - next_weight * deep
             else:
-                onto = values[columns[target] + BYTES[((height - 1) << 2) | suit]]
+                onto = values.of(columns[target] + BYTES[((height - 1) << 2) | suit])
                 sinking = hits[target] - (where == target)
                 h = base + (onto >> shift) - (packed_of[target] >> shift) + next_weight * (sinking - deep)
             rated.append((won if not disorder else h, step, None))

@@ -40,35 +40,46 @@ class Weights:
     shortest: int = 0
 
 
-class ColumnFeatures(dict[bytes, Features]):
-    """For each column seen: the length of the ordered run at its exposed end, how many
-    of its cards lie on a lower card (each must move before that card can go home),
-    the rank of its lowest card, and how many cards lie above that card.
+class ColumnFeatures:
+    """For each column seen (in :attr:`known`): the length of the ordered run at its
+    exposed end, how many of its cards lie on a lower card (each must move before that
+    card can go home), the rank of its lowest card, and how many cards lie above that
+    card.
 
     Each is worked out from the column without its exposed card, which has nearly
     always been seen before. Shared by every search under one building rule; it forgets
     everything when it grows past :data:`FEATURES_KEPT` columns.
+
+    The searches read :attr:`known`, a plain dict, and call :meth:`worked_out` for a
+    column it lacks: compiled, a plain dict is read directly, and a dict with
+    ``__missing__`` through Python's protocols.
     """
 
     def __init__(self, follows: bytes) -> None:
-        super().__init__()
+        self.known: dict[bytes, Features] = {}
         self.follows = follows
 
-    def __missing__(self, column: bytes) -> Features:
-        if len(self) >= FEATURES_KEPT:
-            self.clear()
+    def of(self, column: bytes) -> Features:
+        features = self.known.get(column)
+        return self.worked_out(column) if features is None else features
+
+    def worked_out(self, column: bytes) -> Features:
+        """The features of ``column``, which :attr:`known` lacks, now kept there."""
+        known = self.known
+        if len(known) >= FEATURES_KEPT:
+            known.clear()
         n = len(column)
         if n <= 1:
             features = (n, 0, column[0] >> 2, 0) if n else (0, 0, 99, 0)
         else:
-            run, disorder, lowest, depth = self[column[:-1]]
-            card = column[-1]
-            run = run + 1 if self.follows[column[-2] * 52 + card] else 1
+            run, disorder, lowest, depth = self.of(column[: n - 1])
+            card = column[n - 1]
+            run = run + 1 if self.follows[column[n - 2] * 52 + card] else 1
             if card >> 2 > lowest:
                 features = (run, disorder + 1, lowest, depth + 1)
             else:
                 features = (run, disorder, card >> 2, 0)
-        self[column] = features
+        known[column] = features
         return features
 
 
@@ -76,36 +87,43 @@ DISORDER_BITS: Final = 7  # room for more than the cards of two decks
 DISORDER_MASK: Final = (1 << DISORDER_BITS) - 1
 
 
-class ColumnValues(dict[bytes, int]):
+class ColumnValues:
     """Each column's share of the heuristic and its disorder (how many of its cards lie
-    on a lower card), packed in one int: the share shifted up by :data:`DISORDER_BITS`,
-    the disorder in the bits below (``packed >> DISORDER_BITS``, ``packed &
-    DISORDER_MASK``). A rating reads both for every column, and one lookup costs less
-    than two; and since no table holds as many cards as those bits count, the sum over
-    a table's columns is packed the same way.
+    on a lower card), packed in one int (in :attr:`known`): the share shifted up by
+    :data:`DISORDER_BITS`, the disorder in the bits below (``packed >> DISORDER_BITS``,
+    ``packed & DISORDER_MASK``). A rating reads both for every column, and one lookup
+    costs less than two; and since no table holds as many cards as those bits count, the
+    sum over a table's columns is packed the same way.
+
     Computed once per distinct column and shared by every search with the same weights
     and building rule; it forgets everything when it grows past :data:`FEATURES_KEPT`
-    columns."""
+    columns. Read as :class:`ColumnFeatures` is."""
 
     def __init__(self, features: ColumnFeatures, weights: Weights) -> None:
-        super().__init__()
+        self.known: dict[bytes, int] = {}
         self.features = features
         self.weights = weights
 
-    def __missing__(self, column: bytes) -> int:
-        if len(self) >= FEATURES_KEPT:
-            self.clear()
+    def of(self, column: bytes) -> int:
+        packed = self.known.get(column)
+        return self.worked_out(column) if packed is None else packed
+
+    def worked_out(self, column: bytes) -> int:
+        """The packed value of ``column``, which :attr:`known` lacks, now kept there."""
+        known = self.known
+        if len(known) >= FEATURES_KEPT:
+            known.clear()
         n = len(column)
         weights = self.weights
         if not n:
             packed = -weights.empty_column << DISORDER_BITS
         else:
-            run, disorder, _, depth = self.features[column]
+            run, disorder, _, depth = self.features.of(column)
             value = (
                 weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
             )
             packed = value << DISORDER_BITS | disorder
-        self[column] = packed
+        known[column] = packed
         return packed
 
 
