@@ -48,7 +48,6 @@ from freecell.solver.tables import (
     Homeward,
     Weights,
     building_tables,
-    column_features,
     column_sets,
     column_values,
     held_cache,
@@ -141,7 +140,6 @@ class FreeCellProblem:
         self.moves_runs = (not complete if runs is None else runs) or self.unlimited
         self.follows, self.children, self.safe_needs = building_tables(rules.building, self.pile_count)
         self.parents = parents_table(rules.building)
-        self.features = column_features(rules.building)
         self.values = column_values(rules.building, weights)
         # Shared by every problem that sends the same cards home by itself.
         # Only the complete problem takes cards back: only there must a card sent home be
@@ -255,13 +253,13 @@ class FreeCellProblem:
         """Won already: no card in any column lies on a card of lower rank, so the cards
         can go home one after another, always the lowest that is wanted next (see
         :meth:`finish`). Nothing more needs searching there."""
-        features = self.features
-        known = features.known
+        values = self.values
+        known = values.known
         # Most tables are far from won, and the first column or two tell; a plain loop
         # stops there sooner than all() over a generator.
         for column in state[0]:
             found = known.get(column)
-            if (features.worked_out(column) if found is None else found)[1]:
+            if (values.worked_out(column) if found is None else found) & DISORDER_MASK:
                 return False
         return True
 

@@ -40,47 +40,27 @@ class Weights:
     shortest: int = 0
 
 
-class ColumnFeatures:
-    """For each column seen (in :attr:`known`): the length of the ordered run at its
-    exposed end, how many of its cards lie on a lower card (each must move before that
-    card can go home), the rank of its lowest card, and how many cards lie above that
-    card.
+def column_features(column: bytes, follows: bytes) -> Features:
+    """The features of ``column``: the length of the ordered run at its exposed end, how
+    many of its cards lie on a lower card (each must move before that card can go home),
+    the rank of its lowest card (99 for none), and how many cards lie above that card.
 
-    Each is worked out from the column without its exposed card, which has nearly
-    always been seen before. Shared by every search under one building rule; it forgets
-    everything when it grows past :data:`FEATURES_KEPT` columns.
-
-    The searches read :attr:`known`, a plain dict, and call :meth:`worked_out` for a
-    column it lacks: compiled, a plain dict is read directly, and a dict with
-    ``__missing__`` through Python's protocols.
-    """
-
-    def __init__(self, follows: bytes) -> None:
-        self.known: dict[bytes, Features] = {}
-        self.follows = follows
-
-    def of(self, column: bytes) -> Features:
-        features = self.known.get(column)
-        return self.worked_out(column) if features is None else features
-
-    def worked_out(self, column: bytes) -> Features:
-        """The features of ``column``, which :attr:`known` lacks, now kept there."""
-        known = self.known
-        if len(known) >= FEATURES_KEPT:
-            known.clear()
-        n = len(column)
-        if n <= 1:
-            features = (n, 0, column[0] >> 2, 0) if n else (0, 0, 99, 0)
+    Worked out in one pass, deepest card first (``follows`` as :func:`building_tables`
+    gives it): cheaper than keeping the features of every part of the column, most of
+    which no search asks for again."""
+    if len(column) == 0:
+        return (0, 0, 99, 0)
+    lowest = column[0] >> 2
+    run, disorder, depth = 1, 0, 0
+    for at in range(1, len(column)):
+        card = column[at]
+        run = run + 1 if follows[column[at - 1] * 52 + card] else 1
+        if card >> 2 > lowest:
+            disorder += 1
+            depth += 1
         else:
-            run, disorder, lowest, depth = self.of(column[: n - 1])
-            card = column[n - 1]
-            run = run + 1 if self.follows[column[n - 2] * 52 + card] else 1
-            if card >> 2 > lowest:
-                features = (run, disorder + 1, lowest, depth + 1)
-            else:
-                features = (run, disorder, card >> 2, 0)
-        known[column] = features
-        return features
+            lowest, depth = card >> 2, 0
+    return (run, disorder, lowest, depth)
 
 
 DISORDER_BITS: Final = 7  # room for more than the cards of two decks
@@ -95,13 +75,17 @@ class ColumnValues:
     costs less than two; and since no table holds as many cards as those bits count, the
     sum over a table's columns is packed the same way.
 
-    Computed once per distinct column and shared by every search with the same weights
-    and building rule; it forgets everything when it grows past :data:`FEATURES_KEPT`
-    columns. Read as :class:`ColumnFeatures` is."""
+    Computed once per distinct column (from :func:`column_features`) and shared by every
+    search with the same weights and building rule; it forgets everything when it grows
+    past :data:`FEATURES_KEPT` columns.
 
-    def __init__(self, features: ColumnFeatures, weights: Weights) -> None:
+    The searches read :attr:`known`, a plain dict, and call :meth:`worked_out` for a
+    column it lacks: compiled, a plain dict is read directly, and a dict with
+    ``__missing__`` through Python's protocols."""
+
+    def __init__(self, follows: bytes, weights: Weights) -> None:
         self.known: dict[bytes, int] = {}
-        self.features = features
+        self.follows = follows
         self.weights = weights
 
     def of(self, column: bytes) -> int:
@@ -118,7 +102,7 @@ class ColumnValues:
         if not n:
             packed = -weights.empty_column << DISORDER_BITS
         else:
-            run, disorder, _, depth = self.features.of(column)
+            run, disorder, _, depth = column_features(column, self.follows)
             value = (
                 weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
             )
@@ -209,10 +193,5 @@ def held_cache() -> dict[bytes, bytes]:
 
 
 @functools.cache
-def column_features(building: Building) -> ColumnFeatures:
-    return ColumnFeatures(building_tables(building, 4)[0])
-
-
-@functools.cache
 def column_values(building: Building, weights: Weights) -> ColumnValues:
-    return ColumnValues(column_features(building), weights)
+    return ColumnValues(building_tables(building, 4)[0], weights)
