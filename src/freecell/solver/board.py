@@ -501,15 +501,18 @@ class FreeCellProblem:
 
     def _raised(self, foundations: bytes, card: int) -> bytes:
         """The foundations once ``card`` has gone home. Looked up: a search meets the
-        same foundations again and again, and the bytes it gets back are shared."""
+        same foundations again and again, and the bytes it gets back are shared. Each
+        pile's is made when first asked for (a search asks for few of them)."""
         known = self.raised_known.get(foundations)
         if known is None:
             if len(self.raised_known) >= FEATURES_KEPT:
                 self.raised_known.clear()
-            known = self.raised_known[foundations] = tuple(
-                [bump(foundations, pile, 1) if height < 13 else foundations for pile, height in enumerate(foundations)]
-            )
-        return known[card & 3 if self.pile_count == 4 else self._home_pile(card, foundations)]
+            known = self.raised_known[foundations] = [None] * len(foundations)
+        pile = card & 3 if self.pile_count == 4 else self._home_pile(card, foundations)
+        raised = known[pile]
+        if raised is None:
+            raised = known[pile] = bump(foundations, pile, 1)
+        return raised
 
     def play(self, state: State, step: Step) -> tuple[State, Steps]:
         """The state after ``step`` (trusted to be legal), with the safe cards sent

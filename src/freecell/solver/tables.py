@@ -166,7 +166,7 @@ def homeward_cache(building: Building, pile_count: int, settling: bool, eager: b
 
 
 @functools.cache
-def raised_cache(pile_count: int) -> dict[bytes, tuple[bytes, ...]]:
+def raised_cache(pile_count: int) -> dict[bytes, list[bytes | None]]:
     return {}
 
 
