@@ -338,11 +338,12 @@ class FreeCellProblem:
         """The cards that may go home now, and those among them that may go safely."""
         known = self.homeward_known.get(foundations)
         if known is None:
-            ready = {(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13}
-            safe = ready if self.eager else {card for card in ready if self._safe(card, foundations)}
+            listed = [(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13]
+            ready = frozenset(listed)
+            safe = ready if self.eager else frozenset([card for card in listed if self._safe(card, foundations)])
             if len(self.homeward_known) >= FEATURES_KEPT:
                 self.homeward_known.clear()
-            known = self.homeward_known[foundations] = (frozenset(ready), frozenset(safe))
+            known = self.homeward_known[foundations] = (ready, safe)
         return known
 
     def ready_table(self, foundations: bytes) -> bytes:
