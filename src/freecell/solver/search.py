@@ -484,6 +484,7 @@ class BestFirst(Generic[S, M, T]):
         stop_at = -1 if allowed is None else allowed  # (an int: compiled, compared as one)
         heappush = heapq.heappush
         heappop = heapq.heappop
+        heappushpop = heapq.heappushpop
         randrange = self.random.randrange
         problem = self.problem
         key_of = problem.key
@@ -493,8 +494,17 @@ class BestFirst(Generic[S, M, T]):
         heuristic = problem.heuristic
         prune = self.prune
         found: SearchRun[S, T] | None = None
-        while frontier:
-            entry = heappop(frontier)
+        # The best entry of the children just rated is held out of the frontier: taken
+        # next with heappushpop(), it costs no sifting when it is the best of all (as it
+        # often is), and one pass otherwise. The frontier takes entries in the same order.
+        holding = False
+        held = 0
+        while frontier or holding:
+            if holding:
+                entry = heappushpop(frontier, held)
+                holding = False
+            else:
+                entry = heappop(frontier)
             order = _ORDER_LAST - (entry & _ORDER_LAST)
             taken = waiting[order]
             assert taken is not None  # each entry is taken once
@@ -539,7 +549,15 @@ class BestFirst(Generic[S, M, T]):
                     if bound is None or child_g < bound:
                         if noise:
                             h += randrange(noise)
-                        heappush(frontier, _entry(h + path_weight * child_g, len(waiting)))
+                        child_entry = _entry(h + path_weight * child_g, len(waiting))
+                        if not holding:
+                            held = child_entry
+                            holding = True
+                        elif child_entry < held:
+                            heappush(frontier, held)
+                            held = child_entry
+                        else:
+                            heappush(frontier, child_entry)
                         waiting.append((child_g, key, state, child_move, child_made))
                 continue
             for child_move in moves(state):
