@@ -230,9 +230,10 @@ class FreeCellProblem:
             top = lowest = source - CELL
             uncovered = -1
         # As play() decides whether the step sends cards home.
-        held = cells + BYTES[top] if target == CELL else cells
-        if self.fuses and self._returns_home(held, foundations, target, top, uncovered):
-            return None
+        if self.fuses:
+            held = cells + BYTES[top] if target == CELL else cells
+            if self._returns_home(held, foundations, target, top, uncovered):
+                return None
         if uncovered >= 0:
             safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
             if uncovered in safe:
