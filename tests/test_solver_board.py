@@ -16,7 +16,14 @@ from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import WON, BestFirst, Budget, SearchEnd, SearchLimit
 from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, fused, fused_moves
-from freecell.solver.tables import DISORDER_BITS, DISORDER_MASK, Weights, column_features, column_values
+from freecell.solver.tables import (
+    DISORDER_BITS,
+    DISORDER_MASK,
+    Weights,
+    building_tables,
+    column_features,
+    column_values,
+)
 from freecell.solver.transcript import verify, write_moves
 
 
@@ -112,7 +119,7 @@ def test_whole_runs_leave_out_only_moves_that_break_an_ordered_run(name: str) ->
             dropped += 1
             assert source < CELL
             column = state[0][source]
-            run = every.features[column][0]
+            run = column_features(column, every.follows)[0]
             assert count < run or (target == CELL and run > 1)
             if target == CELL:
                 assert count == 1
@@ -143,25 +150,40 @@ def test_a_columns_packed_value_reads_back_as_its_share_and_its_disorder(buildin
     both read back, and the sum over a table of up to two decks reads back as the sum
     of the shares and the sum of the disorders."""
     weights = Weights(in_play=9, disorder=11, off_run=3, depth=4, empty_column=37)
-    values, features = column_values(building, weights), column_features(building)
+    values = column_values(building, weights)
+    follows = building_tables(building, 4)[0]
     rng = random.Random(55)
     for _ in range(50):
         table = [bytes(rng.randrange(52) for _ in range(rng.randrange(11))) for _ in range(10)]
         shares, disorders = [], []
         for column in table:
-            run, disorder, _, depth = features[column]
+            run, disorder, lowest, depth = _features(column, follows)
+            assert column_features(column, follows) == (run, disorder, lowest, depth)
             n = len(column)
             share = (
                 weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
                 if n
                 else -weights.empty_column
             )
-            assert values[column] >> DISORDER_BITS == share
-            assert values[column] & DISORDER_MASK == disorder
+            assert values.of(column) >> DISORDER_BITS == share
+            assert values.of(column) & DISORDER_MASK == disorder
             shares.append(share)
             disorders.append(disorder)
-        total = sum(values[column] for column in table)
+        total = sum(values.of(column) for column in table)
         assert (total >> DISORDER_BITS, total & DISORDER_MASK) == (sum(shares), sum(disorders))
+
+
+def _features(column: bytes, follows: bytes) -> tuple[int, int, int, int]:
+    """A column's features worked out another way, from their definitions: the ordered
+    run at its exposed end, the cards lying on a lower card, the rank of its lowest card
+    (99 for none) and the cards above the last card of that rank."""
+    run = 0
+    while run < len(column) and (run == 0 or follows[column[-run - 1] * 52 + column[-run]]):
+        run += 1
+    disorder = sum(1 for at, card in enumerate(column) if any(card >> 2 > below >> 2 for below in column[:at]))
+    lowest = min((card >> 2 for card in column), default=99)
+    at = max((at for at, card in enumerate(column) if card >> 2 == lowest), default=len(column) - 1)
+    return run, disorder, lowest, len(column) - 1 - at
 
 
 def test_a_goal_is_a_table_won_by_foundation_moves_alone() -> None:

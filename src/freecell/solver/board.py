@@ -20,6 +20,7 @@ from typing import Final
 from freecell.position import Position
 from freecell.rules import Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
 from freecell.solver.rating import rate, with_shortest
+from freecell.solver.search import WON
 from freecell.solver.steps import (
     BYTES,
     CELL,
@@ -42,11 +43,11 @@ from freecell.solver.steps import (
 )
 from freecell.solver.tables import (
     DISORDER_BITS,
+    DISORDER_MASK,
     FEATURES_KEPT,
     Homeward,
     Weights,
     building_tables,
-    column_features,
     column_sets,
     column_values,
     held_cache,
@@ -139,7 +140,6 @@ class FreeCellProblem:
         self.moves_runs = (not complete if runs is None else runs) or self.unlimited
         self.follows, self.children, self.safe_needs = building_tables(rules.building, self.pile_count)
         self.parents = parents_table(rules.building)
-        self.features = column_features(rules.building)
         self.values = column_values(rules.building, weights)
         # Shared by every problem that sends the same cards home by itself.
         # Only the complete problem takes cards back: only there must a card sent home be
@@ -230,9 +230,10 @@ class FreeCellProblem:
             top = lowest = source - CELL
             uncovered = -1
         # As play() decides whether the step sends cards home.
-        held = cells + BYTES[top] if target == CELL else cells
-        if self.fuses and self._returns_home(held, foundations, target, top, uncovered):
-            return None
+        if self.fuses:
+            held = cells + BYTES[top] if target == CELL else cells
+            if self._returns_home(held, foundations, target, top, uncovered):
+                return None
         if uncovered >= 0:
             safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
             if uncovered in safe:
@@ -253,11 +254,13 @@ class FreeCellProblem:
         """Won already: no card in any column lies on a card of lower rank, so the cards
         can go home one after another, always the lowest that is wanted next (see
         :meth:`finish`). Nothing more needs searching there."""
-        features = self.features
+        values = self.values
+        known = values.known
         # Most tables are far from won, and the first column or two tell; a plain loop
         # stops there sooner than all() over a generator.
-        for column in state[0]:  # noqa: SIM110
-            if features[column][1]:
+        for column in state[0]:
+            found = known.get(column)
+            if (values.worked_out(column) if found is None else found) & DISORDER_MASK:
                 return False
         return True
 
@@ -281,16 +284,38 @@ class FreeCellProblem:
         """How far ``state`` looks from a win: each column's value, the cards in cells,
         and how deep the card each foundation needs next lies in its column.
         :meth:`rated_moves` works out the same figure for a child from its parent's."""
-        columns, cells, foundations = state
         values = self.values
+        known = values.known
+        packed = 0  # the columns' values summed (see ColumnValues)
+        for column in state[0]:
+            found = known.get(column)
+            packed += values.worked_out(column) if found is None else found
+        return self._heuristic(state, packed)
+
+    def heuristic_after(self, state: State, columns: Columns, packed_of: list[int], packed: int) -> int:
+        """:meth:`heuristic` of ``state``, or :data:`~freecell.solver.search.WON` if it is
+        a goal (see :meth:`is_goal`), told from a table whose columns were ``columns``,
+        with ``packed_of`` their values and ``packed`` the sum: only the columns that
+        ``state`` does not share with that table are looked up."""
+        child_columns = state[0]
+        values = self.values
+        for index in range(len(columns)):
+            column = child_columns[index]
+            if column is not columns[index]:
+                packed += values.of(column) - packed_of[index]
+        if not packed & DISORDER_MASK:
+            return WON  # no card lies on a lower one
+        return self._heuristic(state, packed)
+
+    def _heuristic(self, state: State, packed: int) -> int:
+        """:meth:`heuristic` of ``state``, whose columns' values sum to ``packed``."""
+        columns, cells, foundations = state
         # How many cards lie above each wanted card (each copy, with two decks): a look
         # at every card is the cheapest way measured (see docs/solver.md).
         one_deck = self.pile_count == 4
         wanted = b"" if one_deck else self.ready_known.get(foundations) or self.ready_table(foundations)
         depth = 0
-        packed = 0  # the columns' values summed (see ColumnValues)
         for column in columns:
-            packed += values[column]
             height = len(column)
             for where in range(height):
                 card = column[where]
@@ -314,11 +339,12 @@ class FreeCellProblem:
         """The cards that may go home now, and those among them that may go safely."""
         known = self.homeward_known.get(foundations)
         if known is None:
-            ready = {(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13}
-            safe = ready if self.eager else {card for card in ready if self._safe(card, foundations)}
+            listed = [(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13]
+            ready = frozenset(listed)
+            safe = ready if self.eager else frozenset([card for card in listed if self._safe(card, foundations)])
             if len(self.homeward_known) >= FEATURES_KEPT:
                 self.homeward_known.clear()
-            known = self.homeward_known[foundations] = (frozenset(ready), frozenset(safe))
+            known = self.homeward_known[foundations] = (ready, safe)
         return known
 
     def ready_table(self, foundations: bytes) -> bytes:
@@ -477,15 +503,18 @@ class FreeCellProblem:
 
     def _raised(self, foundations: bytes, card: int) -> bytes:
         """The foundations once ``card`` has gone home. Looked up: a search meets the
-        same foundations again and again, and the bytes it gets back are shared."""
+        same foundations again and again, and the bytes it gets back are shared. Each
+        pile's is made when first asked for (a search asks for few of them)."""
         known = self.raised_known.get(foundations)
         if known is None:
             if len(self.raised_known) >= FEATURES_KEPT:
                 self.raised_known.clear()
-            known = self.raised_known[foundations] = tuple(
-                [bump(foundations, pile, 1) if height < 13 else foundations for pile, height in enumerate(foundations)]
-            )
-        return known[card & 3 if self.pile_count == 4 else self._home_pile(card, foundations)]
+            known = self.raised_known[foundations] = [None] * len(foundations)
+        pile = card & 3 if self.pile_count == 4 else self._home_pile(card, foundations)
+        raised = known[pile]
+        if raised is None:
+            raised = known[pile] = bump(foundations, pile, 1)
+        return raised
 
     def play(self, state: State, step: Step) -> tuple[State, Steps]:
         """The state after ``step`` (trusted to be legal), with the safe cards sent

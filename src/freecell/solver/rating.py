@@ -39,28 +39,31 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     ``bench/position_cost.py``): kept whole, as calls would cost each position."""
     columns, cells, foundations = state
     values = problem.values
+    known = values.known  # (read directly: see ColumnValues)
     safe = (problem.homeward_known.get(foundations) or problem.homeward_cards(foundations))[1]
     # Each column's share of the heuristic and its disorder, packed (see ColumnValues).
-    packed_of = [values[column] for column in columns]
+    packed_of: list[int] = []
+    for column in columns:
+        found = known.get(column)
+        packed_of.append(values.worked_out(column) if found is None else found)
     packed = sum(packed_of)
     shift, mask = DISORDER_BITS, DISORDER_MASK
     disorder = packed & mask
-    # Where the cards wanted lie in each column (every copy, as heuristic()
-    # counts them), and so how deep.
+    # How many cards wanted lie in each column (every copy, as heuristic() counts them),
+    # and how deep.
     one_deck = problem.pile_count == 4
     wanted = b"" if one_deck else problem.ready_known.get(foundations) or problem.ready_table(foundations)
-    places: list[list[int]] = []
+    hits: list[int] = []
     depth = 0
     for column in columns:
         height = len(column)
-        found: list[int] = []
+        found = 0
         for where in range(height):
             card = column[where]
             if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
                 depth += height - where - 1
-                found.append(where)
-        places.append(found)
-    hits = [len(found) for found in places]
+                found += 1
+        hits.append(found)
     cell_weight = problem.cell_weight
     next_weight = problem.weights.next
     # The parent's heuristic, as FreeCellProblem.heuristic() works it out. When k cards
@@ -77,25 +80,33 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
         source, target, count = step
         if target < home and source < cell:
             column = columns[source]
-            rest = column[:-count]
+            height = len(column)
+            under = column[height - count - 1] if height > count else -1  # the card uncovered
             if not (
-                (rest and rest[-1] in safe)
-                or (fuses and (may_go_home(column[-1], foundations) or (rest and may_go_home(rest[-1], foundations))))
+                (under >= 0 and under in safe)
+                or (
+                    fuses
+                    and (
+                        may_go_home(column[height - 1], foundations) or (under >= 0 and may_go_home(under, foundations))
+                    )
+                )
             ):
-                left = values[rest]  # what is left in the column, packed
+                # What is left in the column, packed.
+                left = values.of(column[: height - count])
                 h = base - (packed_of[source] >> shift) + (left >> shift)
-                stay = 0
-                if hits[source]:
-                    height = len(rest)
-                    for where in places[source]:
-                        if where < height:
-                            stay += 1
+                stay = hits[source]
+                if stay:
+                    for where in range(height - count, height):
+                        card = column[where]
+                        if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
+                            stay -= 1
                 if target == cell:
                     h += cell_weight - next_weight * stay
                     if disorder == packed_of[source] & mask and not left & mask:
                         h = won
                 else:
-                    onto = values[columns[target] + column[-count:]]  # the column it lands on, packed
+                    # The column it lands on, packed.
+                    onto = values.of(columns[target] + column[height - count :])
                     h += (onto >> shift) - (packed_of[target] >> shift) + next_weight * count * (hits[target] - stay)
                     if (
                         disorder == (packed_of[source] & mask) + (packed_of[target] & mask)
@@ -106,7 +117,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 rated.append((h, step, None))
                 continue
         elif source < home and target < cell and not (fuses and may_go_home(source - cell, foundations)):
-            onto = values[columns[target] + BYTES[source - cell]]
+            onto = values.of(columns[target] + BYTES[source - cell])
             h = base - cell_weight + (onto >> shift) - (packed_of[target] >> shift) + next_weight * hits[target]
             if disorder == packed_of[target] & mask and not onto & mask:
                 h = won
@@ -128,13 +139,13 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             if target == cell:
                 h = base + cell_weight - next_weight * deep
             else:
-                onto = values[columns[target] + BYTES[((height - 1) << 2) | suit]]
+                onto = values.of(columns[target] + BYTES[((height - 1) << 2) | suit])
                 sinking = hits[target] - (where == target)
                 h = base + (onto >> shift) - (packed_of[target] >> shift) + next_weight * (sinking - deep)
             rated.append((won if not disorder else h, step, None))
             continue
         made = problem.play(state, step)
-        rated.append((won if problem.is_goal(made[0]) else problem.heuristic(made[0]), step, made))
+        rated.append((problem.heuristic_after(made[0], columns, packed_of, packed), step, made))
     return rated
 
 

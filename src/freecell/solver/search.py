@@ -25,6 +25,7 @@ from enum import Enum
 from typing import Final, Generic, Protocol, TypeVar
 
 from freecell.errors import InvalidInputError
+from freecell.solver.steps import step_cost
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -104,10 +105,18 @@ class Problem(Protocol[S, M, T]):
 _LIMIT_PART: Final = re.compile(r"(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[a-zA-Z]*)")
 # Each unit: the field it sets, and by how much its number is multiplied.
 _LIMIT_UNITS: Final = {
-    "": ("positions", 1), "p": ("positions", 1), "positions": ("positions", 1), "k": ("positions", 1000),
-    "ms": ("seconds", 0.001), "s": ("seconds", 1), "sec": ("seconds", 1), "secs": ("seconds", 1),
-    "seconds": ("seconds", 1), "min": ("seconds", 60),
-    "mb": ("memory_mb", 1), "gb": ("memory_mb", 1000),
+    "": ("positions", 1),
+    "p": ("positions", 1),
+    "positions": ("positions", 1),
+    "k": ("positions", 1000),
+    "ms": ("seconds", 0.001),
+    "s": ("seconds", 1),
+    "sec": ("seconds", 1),
+    "secs": ("seconds", 1),
+    "seconds": ("seconds", 1),
+    "min": ("seconds", 60),
+    "mb": ("memory_mb", 1),
+    "gb": ("memory_mb", 1000),
 }
 # The largest limits: beyond them a limit is a typing mistake, not a plan.
 _LIMIT_MOST: Final = {"seconds": 7 * 24 * 3600, "positions": 10**12, "memory_mb": 1_000_000}
@@ -474,8 +483,12 @@ class BestFirst(Generic[S, M, T]):
         expanded = 0
         allowed = budget.positions_allowed(cap)
         stop_at = -1 if allowed is None else allowed  # (an int: compiled, compared as one)
+        # The usual cost is called as a function of this module: compiled, a direct call
+        # (through a Callable, each call goes through Python's protocol).
+        steps_cost = cost is step_cost
         heappush = heapq.heappush
         heappop = heapq.heappop
+        heappushpop = heapq.heappushpop
         randrange = self.random.randrange
         problem = self.problem
         key_of = problem.key
@@ -485,8 +498,17 @@ class BestFirst(Generic[S, M, T]):
         heuristic = problem.heuristic
         prune = self.prune
         found: SearchRun[S, T] | None = None
-        while frontier:
-            entry = heappop(frontier)
+        # The best entry of the children just rated is held out of the frontier: taken
+        # next with heappushpop(), it costs no sifting when it is the best of all (as it
+        # often is), and one pass otherwise. The frontier takes entries in the same order.
+        holding = False
+        held = 0
+        while frontier or holding:
+            if holding:
+                entry = heappushpop(frontier, held)
+                holding = False
+            else:
+                entry = heappop(frontier)
             order = _ORDER_LAST - (entry & _ORDER_LAST)
             taken = waiting[order]
             assert taken is not None  # each entry is taken once
@@ -511,8 +533,7 @@ class BestFirst(Generic[S, M, T]):
                     found = SearchRun(SearchEnd.FOUND, path_to(came_from, key), state)
                     break
             if expanded == stop_at or (
-                expanded % CHECK_EVERY == 0
-                and budget.exhausted(len(came_from) + len(frontier) // _MOVES_PER_POSITION)
+                expanded % CHECK_EVERY == 0 and budget.exhausted(len(came_from) + len(frontier) // _MOVES_PER_POSITION)
             ):
                 # A search stopped here loses nothing: the entry waits again, as it was.
                 waiting[order] = taken
@@ -528,11 +549,20 @@ class BestFirst(Generic[S, M, T]):
             budget.expanded += 1
             if self.lazy:
                 for h, child_move, child_made in rated_moves(state):
-                    child_g = g + cost(child_move)
+                    # (No cast(): from the sources it would be a call per child.)
+                    child_g = g + (step_cost(child_move) if steps_cost else cost(child_move))  # type: ignore[arg-type]
                     if bound is None or child_g < bound:
                         if noise:
                             h += randrange(noise)
-                        heappush(frontier, _entry(h + path_weight * child_g, len(waiting)))
+                        child_entry = _entry(h + path_weight * child_g, len(waiting))
+                        if not holding:
+                            held = child_entry
+                            holding = True
+                        elif child_entry < held:
+                            heappush(frontier, held)
+                            held = child_entry
+                        else:
+                            heappush(frontier, child_entry)
                         waiting.append((child_g, key, state, child_move, child_made))
                 continue
             for child_move in moves(state):

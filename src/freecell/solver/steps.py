@@ -109,4 +109,4 @@ def with_card(cells: bytes, card: int) -> bytes:
 
 def bump(foundations: bytes, pile: int, by: int) -> bytes:
     """The foundations with ``pile`` ``by`` higher (lower where negative)."""
-    return foundations[:pile] + bytes((foundations[pile] + by,)) + foundations[pile + 1 :]
+    return foundations[:pile] + BYTES[foundations[pile] + by] + foundations[pile + 1 :]

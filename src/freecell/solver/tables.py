@@ -40,72 +40,74 @@ class Weights:
     shortest: int = 0
 
 
-class ColumnFeatures(dict[bytes, Features]):
-    """For each column seen: the length of the ordered run at its exposed end, how many
-    of its cards lie on a lower card (each must move before that card can go home),
-    the rank of its lowest card, and how many cards lie above that card.
+def column_features(column: bytes, follows: bytes) -> Features:
+    """The features of ``column``: the length of the ordered run at its exposed end, how
+    many of its cards lie on a lower card (each must move before that card can go home),
+    the rank of its lowest card (99 for none), and how many cards lie above that card.
 
-    Each is worked out from the column without its exposed card, which has nearly
-    always been seen before. Shared by every search under one building rule; it forgets
-    everything when it grows past :data:`FEATURES_KEPT` columns.
-    """
-
-    def __init__(self, follows: bytes) -> None:
-        super().__init__()
-        self.follows = follows
-
-    def __missing__(self, column: bytes) -> Features:
-        if len(self) >= FEATURES_KEPT:
-            self.clear()
-        n = len(column)
-        if n <= 1:
-            features = (n, 0, column[0] >> 2, 0) if n else (0, 0, 99, 0)
+    Worked out in one pass, deepest card first (``follows`` as :func:`building_tables`
+    gives it): cheaper than keeping the features of every part of the column, most of
+    which no search asks for again."""
+    if len(column) == 0:
+        return (0, 0, 99, 0)
+    lowest = column[0] >> 2
+    run, disorder, depth = 1, 0, 0
+    for at in range(1, len(column)):
+        card = column[at]
+        run = run + 1 if follows[column[at - 1] * 52 + card] else 1
+        if card >> 2 > lowest:
+            disorder += 1
+            depth += 1
         else:
-            run, disorder, lowest, depth = self[column[:-1]]
-            card = column[-1]
-            run = run + 1 if self.follows[column[-2] * 52 + card] else 1
-            if card >> 2 > lowest:
-                features = (run, disorder + 1, lowest, depth + 1)
-            else:
-                features = (run, disorder, card >> 2, 0)
-        self[column] = features
-        return features
+            lowest, depth = card >> 2, 0
+    return (run, disorder, lowest, depth)
 
 
 DISORDER_BITS: Final = 7  # room for more than the cards of two decks
 DISORDER_MASK: Final = (1 << DISORDER_BITS) - 1
 
 
-class ColumnValues(dict[bytes, int]):
+class ColumnValues:
     """Each column's share of the heuristic and its disorder (how many of its cards lie
-    on a lower card), packed in one int: the share shifted up by :data:`DISORDER_BITS`,
-    the disorder in the bits below (``packed >> DISORDER_BITS``, ``packed &
-    DISORDER_MASK``). A rating reads both for every column, and one lookup costs less
-    than two; and since no table holds as many cards as those bits count, the sum over
-    a table's columns is packed the same way.
-    Computed once per distinct column and shared by every search with the same weights
-    and building rule; it forgets everything when it grows past :data:`FEATURES_KEPT`
-    columns."""
+    on a lower card), packed in one int (in :attr:`known`): the share shifted up by
+    :data:`DISORDER_BITS`, the disorder in the bits below (``packed >> DISORDER_BITS``,
+    ``packed & DISORDER_MASK``). A rating reads both for every column, and one lookup
+    costs less than two; and since no table holds as many cards as those bits count, the
+    sum over a table's columns is packed the same way.
 
-    def __init__(self, features: ColumnFeatures, weights: Weights) -> None:
-        super().__init__()
-        self.features = features
+    Computed once per distinct column (from :func:`column_features`) and shared by every
+    search with the same weights and building rule; it forgets everything when it grows
+    past :data:`FEATURES_KEPT` columns.
+
+    The searches read :attr:`known`, a plain dict, and call :meth:`worked_out` for a
+    column it lacks: compiled, a plain dict is read directly, and a dict with
+    ``__missing__`` through Python's protocols."""
+
+    def __init__(self, follows: bytes, weights: Weights) -> None:
+        self.known: dict[bytes, int] = {}
+        self.follows = follows
         self.weights = weights
 
-    def __missing__(self, column: bytes) -> int:
-        if len(self) >= FEATURES_KEPT:
-            self.clear()
+    def of(self, column: bytes) -> int:
+        packed = self.known.get(column)
+        return self.worked_out(column) if packed is None else packed
+
+    def worked_out(self, column: bytes) -> int:
+        """The packed value of ``column``, which :attr:`known` lacks, now kept there."""
+        known = self.known
+        if len(known) >= FEATURES_KEPT:
+            known.clear()
         n = len(column)
         weights = self.weights
         if not n:
             packed = -weights.empty_column << DISORDER_BITS
         else:
-            run, disorder, _, depth = self.features[column]
+            run, disorder, _, depth = column_features(column, self.follows)
             value = (
                 weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
             )
             packed = value << DISORDER_BITS | disorder
-        self[column] = packed
+        known[column] = packed
         return packed
 
 
@@ -164,7 +166,7 @@ def homeward_cache(building: Building, pile_count: int, settling: bool, eager: b
 
 
 @functools.cache
-def raised_cache(pile_count: int) -> dict[bytes, tuple[bytes, ...]]:
+def raised_cache(pile_count: int) -> dict[bytes, list[bytes | None]]:
     return {}
 
 
@@ -191,10 +193,5 @@ def held_cache() -> dict[bytes, bytes]:
 
 
 @functools.cache
-def column_features(building: Building) -> ColumnFeatures:
-    return ColumnFeatures(building_tables(building, 4)[0])
-
-
-@functools.cache
 def column_values(building: Building, weights: Weights) -> ColumnValues:
-    return ColumnValues(column_features(building), weights)
+    return ColumnValues(building_tables(building, 4)[0], weights)
