@@ -23,12 +23,11 @@ from freecell.solver.beam import beam_search
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.plan import plan_for
-from freecell.solver.result import count_non_foundation
 from freecell.solver.search import Budget, SearchEnd
 from freecell.solver.shortcut import shortcut
 from freecell.solver.shorten import shorten
 from freecell.solver.steps import HOME
-from freecell.solver.transcript import write_moves
+from freecell.solver.transcript import count_non_foundation, write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
 STANDARD = find_rules("standard")
@@ -163,7 +162,8 @@ def test_shorten_sends_a_card_straight_where_a_cell_took_it() -> None:
     deal = Deal(STANDARD, 5)
     start = deal.position()
     move = next(
-        move for move in start.legal_moves(STANDARD)
+        move
+        for move in start.legal_moves(STANDARD)
         if move.source.kind is move.target.kind is PlaceKind.COLUMN and move.count == 1
     )
     source, target = str(move.source.index + 1), str(move.target.index + 1)

@@ -35,14 +35,24 @@ def lost_sets(position: Position, rules: Rules, relaxations: Iterable[int]) -> d
     return {twins: LOST.setdefault((rules, missing, twins), set()) for twins in (0, *relaxations)}
 
 
-def known_lost(position: Position, rules: Rules, exhaustive: FreeCellProblem, lost: dict[int, set[bytes]]) -> bool:
+def known_lost(position: Position, rules: Rules, lost: dict[int, set[bytes]]) -> bool:
     """Whether ``position`` (its safe cards sent home) is a position or, where a relaxed
-    problem applies, in a class kept in ``lost``."""
-    if exhaustive.key(exhaustive.initial(position)[0]) in lost[0]:
-        return True
+    problem applies, in a class kept in ``lost``. (Its keys are made only where some are
+    kept: a process that has found no loss makes none.)"""
+    if lost[0]:
+        exhaustive = exhaustive_problem(rules)
+        if exhaustive.key(exhaustive.initial(position)[0]) in lost[0]:
+            return True
     return can_relax(rules) and any(
         _relaxed_key(position, rules, twins) in keys for twins, keys in lost.items() if twins and keys
     )
+
+
+def exhaustive_problem(rules: Rules) -> FreeCellProblem:
+    """The problem whose positions a proof keeps: under take-back rules only the complete
+    problem is exhaustive. (The relaxed walks' proofs keep classes, under keys of their
+    own: see :func:`key_maker`.)"""
+    return FreeCellProblem(rules, complete=rules.takes_back)
 
 
 def key_maker(rules: Rules, twins: int) -> FreeCellProblem:

@@ -40,8 +40,3 @@ class SolveResult:
 
 # The searches' answer: the steps of a win (None for none) and the status.
 Verdict = tuple[list[Step] | None, SolveStatus]
-
-
-def count_non_foundation(moves: list[str] | tuple[str, ...]) -> int:
-    """How many moves do not send a card home (``3h``, ``ah``)."""
-    return sum(1 for move in moves if not (len(move) == 2 and move[1] == "h"))

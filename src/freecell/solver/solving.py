@@ -30,15 +30,15 @@ from freecell.rules import Rules
 from freecell.solver.beam import beam_search
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.helping import HelperWalks
-from freecell.solver.losses import keep_lost, key_maker, known_lost, lost_sets
+from freecell.solver.losses import exhaustive_problem, keep_lost, key_maker, known_lost, lost_sets
 from freecell.solver.plan import RELAXATIONS, SHORT_PLAN, Plan, plan_for
-from freecell.solver.result import SolveResult, SolveStatus, Verdict, count_non_foundation
+from freecell.solver.result import SolveResult, SolveStatus, Verdict
 from freecell.solver.schedule import Scheduler
 from freecell.solver.search import Budget, SearchEnd, SearchLimit
 from freecell.solver.searches import Searches, steps_of, winning_steps
 from freecell.solver.shorten import shorten
 from freecell.solver.steps import Step, step_cost
-from freecell.solver.transcript import verify, write_moves
+from freecell.solver.transcript import count_non_foundation, verify, write_moves
 from freecell.solver.twins import DeadEnds
 from freecell.solver.walks import RelaxedWalks
 
@@ -94,17 +94,14 @@ def _solve(
 ) -> SolveResult:
     budget = Budget(limit)
     searches = Searches(position, rules)
-    # Under take-back rules only the complete problem is exhaustive: its keys are the
-    # ones a proof keeps. The relaxed walks' proofs keep classes, under keys of their own.
-    exhaustive = FreeCellProblem(rules, complete=rules.takes_back)
     relaxations = dict.fromkeys((*RELAXATIONS, *(plan.walks.relaxations if plan.walks is not None else ())))
     lost = lost_sets(position, rules, relaxations) if remember else {twins: set() for twins in (0, *relaxations)}
-    if known_lost(position, rules, exhaustive, lost):
+    if known_lost(position, rules, lost):
         return SolveResult(SolveStatus.UNSOLVABLE, (), 0, 0, budget.elapsed(), 0)
     steps, status = _portfolio(plan, searches, budget, lost[0])
     helped = 0
     if steps is None and status is not SolveStatus.UNSOLVABLE:
-        (steps, status), helped = _decide(plan, searches, budget, exhaustive, lost, helper)
+        (steps, status), helped = _decide(plan, searches, budget, exhaustive_problem(rules), lost, helper)
     moves: list[str] = []
     if steps is not None:
         status = SolveStatus.SOLVED

@@ -190,3 +190,12 @@ def verify(start: Position, rules: Rules, moves: Iterable[str]) -> None:
         raise SolverError(f"the solution does not replay: {error}") from error
     if any(end.columns) or any(card is not None for card in end.cells):
         raise SolverError(f"the solution replays but leaves cards in play:\n{end}")
+
+
+def count_non_foundation(moves: list[str] | tuple[str, ...]) -> int:
+    """How many moves do not send a card home (``3h``, ``ah``)."""
+    count = 0
+    for move in moves:
+        if not (len(move) == 2 and move[1] == "h"):
+            count += 1
+    return count
