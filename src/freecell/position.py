@@ -175,9 +175,8 @@ class Table:
             return UNLIMITED_CAPACITY
         relay_columns = 0
         if rules.empty_columns is _ANY_CARD:
-            columns = self.columns
-            relay_columns = max(len(columns) - sum(map(bool, columns)) - (1 if to_empty_column else 0), 0)
-        return (self.cells.count(None) + 1) << relay_columns  # capacity_formula, inlined
+            relay_columns = max(self.empty_columns - (1 if to_empty_column else 0), 0)
+        return capacity_formula(self.empty_cells, relay_columns)
 
     def run_length(self, column: int, building: Building) -> int:
         """How many cards at the exposed end of ``column`` form an ordered run."""
@@ -609,8 +608,8 @@ class WorkingTable(Table):
             column = self.columns[source]
             if column:
                 card = column[-1]
-                pile = card & 3 if self.foundations[card & 3] == card >> 2 else self.home_pile(card)
-                if pile is not None:  # home_pile, its first pile tried here
+                pile = self.home_pile(card)
+                if pile is not None:
                     del column[-1]
                     self.foundations[pile] += 1
                     return moves[card & 3]
@@ -652,7 +651,7 @@ class WorkingTable(Table):
         elif shape == _HOME_FROM_CELL:
             held = self.cells[source]
             if held is not None:
-                pile = held & 3 if self.foundations[held & 3] == held >> 2 else self.home_pile(held)
+                pile = self.home_pile(held)
                 if pile is not None:
                     self.cells[source] = None
                     self.foundations[pile] += 1

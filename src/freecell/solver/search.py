@@ -25,7 +25,6 @@ from enum import Enum
 from typing import Final, Generic, Protocol, TypeVar
 
 from freecell.errors import InvalidInputError
-from freecell.solver.steps import step_cost
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -483,9 +482,6 @@ class BestFirst(Generic[S, M, T]):
         expanded = 0
         allowed = budget.positions_allowed(cap)
         stop_at = -1 if allowed is None else allowed  # (an int: compiled, compared as one)
-        # The usual cost is called as a function of this module: compiled, a direct call
-        # (through a Callable, each call goes through Python's protocol).
-        steps_cost = cost is step_cost
         heappush = heapq.heappush
         heappop = heapq.heappop
         heappushpop = heapq.heappushpop
@@ -549,8 +545,7 @@ class BestFirst(Generic[S, M, T]):
             budget.expanded += 1
             if self.lazy:
                 for h, child_move, child_made in rated_moves(state):
-                    # (No cast(): from the sources it would be a call per child.)
-                    child_g = g + (step_cost(child_move) if steps_cost else cost(child_move))  # type: ignore[arg-type]
+                    child_g = g + cost(child_move)
                     if bound is None or child_g < bound:
                         if noise:
                             h += randrange(noise)

@@ -77,11 +77,7 @@ class _Table:
                     cells[index] = card
                     texts.append(written + CELL_CHARS[index])
                 else:
-                    suit = card & 3
-                    if foundations[suit] == card >> 2:  # the suit's first pile, its only one in one deck
-                        foundations[suit] += 1
-                    else:
-                        foundations[self._home_pile(card)] += 1
+                    foundations[self._home_pile(card)] += 1
                     texts.append(written + FOUNDATION_CHAR)
             except (ValueError, IndexError) as error:
                 raise SolverError(f"step {step} of the search cannot be played: {error}") from error
@@ -135,7 +131,7 @@ class _Table:
         foundations = self.foundations
         if foundations[card & 3] == card >> 2:  # the suit's first pile, its only one in one deck
             return card & 3
-        for pile in range(card & 3, len(foundations), 4):
+        for pile in range(4 + (card & 3), len(foundations), 4):
             if foundations[pile] == card >> 2:
                 return pile
         raise ValueError(f"card {card} cannot go home")
