@@ -100,8 +100,8 @@ def test_a_build_of_other_sources_or_for_another_python_is_left_unused(
     monkeypatch.delenv(native.PURE_PYTHON_VARIABLE)
     manifest = json.loads((build / native.MANIFEST).read_text(encoding="utf-8"))
     for changed in (
-        {**manifest, "sources": {**manifest["sources"], "solver/board.py": "0" * 64}},
-        {**manifest, "sources": {**manifest["sources"], "rules.py": "0" * 64}},
+        {**manifest, "sources": {**manifest["sources"], "solver/board.py": "0" * 16}},
+        {**manifest, "sources": {**manifest["sources"], "rules.py": "0" * 16}},
         {**manifest, "compiled": ["board"]},
         {**manifest, "extension_suffix": ".cpython-399-x86_64-linux-gnu.so"},
         {**manifest, "python": "3.11.0 (main, Jan  1 2023, 00:00:00) [GCC 12.2.0]"},
@@ -125,7 +125,7 @@ def test_a_wheels_build_is_used_by_any_build_of_this_python_but_only_for_its_sou
     (build / native.MANIFEST).write_text(json.dumps(wheels), encoding="utf-8")
     assert native.search_path(build) == [str(build)]
     for changed in (
-        {**wheels, "sources": {**wheels["sources"], "solver/board.py": "0" * 64}},
+        {**wheels, "sources": {**wheels["sources"], "solver/board.py": "0" * 16}},
         {**wheels, "extension_suffix": ".cpython-399-x86_64-linux-gnu.so"},
     ):
         (build / native.MANIFEST).write_text(json.dumps(changed), encoding="utf-8")

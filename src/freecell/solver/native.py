@@ -21,14 +21,15 @@ carries the same folder (``hatch_build.py``, through ``build_native --into``).
 from __future__ import annotations
 
 import ast
+import importlib.util
 import os
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Final
 
 # Every solve's process runs this module: paths are strings, with os.path (pathlib would
-# add urllib.parse and ipaddress to each start-up), and hashlib and json are imported only
-# where a build is checked (not in the browser, nor with FREECELL_PURE_PYTHON).
+# add urllib.parse and ipaddress to each start-up), json is imported only where a build
+# is checked (not in the browser, nor with FREECELL_PURE_PYTHON), and no hashlib.
 PACKAGE_DIR: Final = os.path.dirname(os.path.realpath(__file__))
 COMPILED: Final = ("board", "depth_first", "rating", "search", "steps", "tables", "take_backs", "transcript", "twins")
 COMPILED_DIR: Final = os.path.join(PACKAGE_DIR, "_compiled")
@@ -74,7 +75,7 @@ def _module_path(module: str) -> str | None:
 def manifest(sources: list[str] | None = None, *, for_wheel: bool = False) -> dict[str, object]:
     """What a build is valid for: this Python's extension suffix and build (two builds
     of one version share a suffix: a build made for one is not trusted in the other),
-    the modules compiled, and the hash of each source it depends on (by default, as
+    the modules compiled, and the hash of each source it depends on (:func:`_source_hash`) (by default, as
     :func:`sources_compiled_against` finds them). A wheel's build (``for_wheel``) leaves
     out the Python build: pip installs a wheel only where its tags say its extensions
     load (``cp311-cp311-linux_x86_64``: any CPython 3.11 on x86-64 Linux), into one
@@ -85,15 +86,16 @@ def manifest(sources: list[str] | None = None, *, for_wheel: bool = False) -> di
     if not for_wheel:
         found["python"] = sys.version
     found["compiled"] = list(COMPILED)
-    found["sources"] = {path: _sha256(os.path.join(_ROOT, path)) for path in listed}
+    found["sources"] = {path: _source_hash(os.path.join(_ROOT, path)) for path in listed}
     return found
 
 
-def _sha256(path: str) -> str:
-    import hashlib
-
+def _source_hash(path: str) -> str:
+    """The hash CPython checks a hash-based ``.pyc`` against (PEP 552), of the file at
+    ``path``: every solve's process checks some twenty sources, and hashlib alone
+    would add some 3 ms to its start-up (it loads OpenSSL)."""
     with open(path, "rb") as source:
-        return hashlib.sha256(source.read()).hexdigest()
+        return importlib.util.source_hash(source.read()).hex()
 
 
 def is_current(directory: str | os.PathLike[str] = COMPILED_DIR) -> bool:

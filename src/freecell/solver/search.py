@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import heapq
 import os
-import random
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -400,7 +399,12 @@ class SearchRun(Generic[S, T]):
         return f"SearchRun({self.outcome}, {len(self.path)} steps)"
 
 
-_NOISELESS: Final = random.Random(0)
+def _draws(seed: int) -> Callable[[int], int]:
+    """``randrange`` of a generator seeded with ``seed``. Only a search with noise draws:
+    random is imported there, not in every solve's start-up."""
+    import random
+
+    return random.Random(seed).randrange
 
 
 class BestFirst(Generic[S, M, T]):
@@ -440,9 +444,8 @@ class BestFirst(Generic[S, M, T]):
         self.bound = bound
         self.lazy = lazy
         self.noise = noise
-        # A search without noise draws nothing: it shares a generator it never uses
-        # (making one costs about 4 µs, a good part of a quick search).
-        self.random = random.Random(seed) if noise else _NOISELESS
+        # (A generator costs about 4 µs to make, a good part of a quick search.)
+        self.randrange = _draws(seed) if noise else None
         self.start = start
         start_key = problem.key(start)
         self.came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
@@ -485,7 +488,7 @@ class BestFirst(Generic[S, M, T]):
         heappush = heapq.heappush
         heappop = heapq.heappop
         heappushpop = heapq.heappushpop
-        randrange = self.random.randrange
+        randrange = self.randrange
         problem = self.problem
         key_of = problem.key
         is_goal = problem.is_goal
@@ -547,7 +550,7 @@ class BestFirst(Generic[S, M, T]):
                 for h, child_move, child_made in rated_moves(state):
                     child_g = g + cost(child_move)
                     if bound is None or child_g < bound:
-                        if noise:
+                        if randrange is not None:
                             h += randrange(noise)
                         child_entry = _entry(h + path_weight * child_g, len(waiting))
                         if not holding:
