@@ -43,9 +43,9 @@ from freecell.solver.steps import (
     with_card,
 )
 from freecell.solver.tables import (
-    DISORDER_BITS,
     DISORDER_MASK,
     FEATURES_KEPT,
+    SHARE_SHIFT,
     Homeward,
     Weights,
     building_tables,
@@ -321,7 +321,7 @@ class FreeCellProblem:
                 card = column[where]
                 if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
                     depth += height - where - 1
-        h = (packed >> DISORDER_BITS) + self.cell_weight * len(cells) + self.weights.next * depth
+        h = (packed >> SHARE_SHIFT) + self.cell_weight * len(cells) + self.weights.next * depth
         if self.weights.shortest:
             h += self.weights.shortest * min(map(len, columns))
         return h
