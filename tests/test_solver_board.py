@@ -17,8 +17,10 @@ from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import WON, BestFirst, Budget, SearchEnd, SearchLimit
 from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, fused, fused_moves
 from freecell.solver.tables import (
-    DISORDER_BITS,
     DISORDER_MASK,
+    EMPTY_LOWEST,
+    LOWEST_SHIFT,
+    SHARE_SHIFT,
     Weights,
     building_tables,
     column_features,
@@ -165,12 +167,41 @@ def test_a_columns_packed_value_reads_back_as_its_share_and_its_disorder(buildin
                 if n
                 else -weights.empty_column
             )
-            assert values.of(column) >> DISORDER_BITS == share
+            assert values.of(column) >> SHARE_SHIFT == share
             assert values.of(column) & DISORDER_MASK == disorder
             shares.append(share)
             disorders.append(disorder)
         total = sum(values.of(column) for column in table)
-        assert (total >> DISORDER_BITS, total & DISORDER_MASK) == (sum(shares), sum(disorders))
+        assert (total >> SHARE_SHIFT, total & DISORDER_MASK) == (sum(shares), sum(disorders))
+
+
+@pytest.mark.parametrize("building", list(Building))
+def test_a_column_with_a_card_put_on_it_is_valued_from_its_own_packed_value(building: Building) -> None:
+    """A column's packed value holds the rank of its lowest card (EMPTY_LOWEST for
+    none); a card that may lie on its top card, of a rank above that lowest, adds
+    ``one_above``; an ordered run alone in a column is worth ``one_alone`` a card, its
+    top card the lowest."""
+    weights = Weights(in_play=9, disorder=11, off_run=3, depth=4, empty_column=37)
+    values = column_values(building, weights)
+    children = building_tables(building, 4)[1]
+    rng = random.Random(56)
+    told = 0
+    for _ in range(300):
+        column = bytes(rng.randrange(52) for _ in range(rng.randrange(12)))
+        packed = values.of(column)
+        lowest = min((card >> 2 for card in column), default=EMPTY_LOWEST)
+        assert packed >> LOWEST_SHIFT & 15 == lowest
+        if not column:
+            continue
+        for card in children[column[-1]]:
+            if card >> 2 > lowest:
+                assert values.of(column + bytes((card,))) == packed + values.one_above
+                told += 1
+        run = column[-1:]
+        while children[run[-1]] and rng.random() < 0.8:
+            run += bytes((rng.choice(children[run[-1]]),))
+        assert values.of(run) == values.one_alone * len(run) + (run[-1] >> 2 << LOWEST_SHIFT)
+    assert told > 100  # the usual case was met
 
 
 def _features(column: bytes, follows: bytes) -> tuple[int, int, int, int]:

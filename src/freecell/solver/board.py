@@ -35,6 +35,7 @@ from freecell.solver.steps import (
     Step,
     Steps,
     bump,
+    common_steps,
     fused_moves,
     is_twin_step,
     lying_on,
@@ -42,9 +43,9 @@ from freecell.solver.steps import (
     with_card,
 )
 from freecell.solver.tables import (
-    DISORDER_BITS,
     DISORDER_MASK,
     FEATURES_KEPT,
+    SHARE_SHIFT,
     Homeward,
     Weights,
     building_tables,
@@ -154,9 +155,8 @@ class FreeCellProblem:
         self.held_known = held_cache()
         self.columns_in = column_sets(rules.columns)
         self.column_indexes = list(range(rules.columns))  # (only read: _close scans it)
-        # Each column's step to a cell, made once (compiled, a tuple built per step
-        # boxes its ints).
-        self.to_cell: list[Step] = [(index, CELL, 1) for index in range(rules.columns)]
+        # The commonest steps, made once (compiled, a tuple built per step boxes its ints).
+        self.common_steps = common_steps(rules.columns)
         if twins and not twins & (ON_CARD | IN_TOP_RUN | IN_BUILT_RUN):
             raise ValueError(
                 "a twin moved onto a card must stay loose: twins needs ON_CARD, IN_TOP_RUN or IN_BUILT_RUN"
@@ -321,7 +321,7 @@ class FreeCellProblem:
                 card = column[where]
                 if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
                     depth += height - where - 1
-        h = (packed >> DISORDER_BITS) + self.cell_weight * len(cells) + self.weights.next * depth
+        h = (packed >> SHARE_SHIFT) + self.cell_weight * len(cells) + self.weights.next * depth
         if self.weights.shortest:
             h += self.weights.shortest * min(map(len, columns))
         return h
@@ -680,13 +680,16 @@ class FreeCellProblem:
         steps: list[Step] = []
         kings_only = self.kings_only
         whole_runs = self.whole_runs
-        to_cell = self.to_cell
+        common = self.common_steps
+        to_cell = common.to_cell
+        to_home = common.home
+        onto_table = common.onto
         for i, column in enumerate(columns):
             if len(column) == 0:
                 continue
             top = column[-1]
             if foundations[top & 3] == top >> 2 if one_deck else top in ready:
-                steps.append((i, HOME, 1))
+                steps.append(to_home[i])
             # The ordered run at the exposed end (worked out here: cheaper than looking
             # up the column's features).
             height = len(column)
@@ -694,12 +697,16 @@ class FreeCellProblem:
             while run < height and follows[column[-run - 1] * 52 + column[-run]]:
                 run += 1
             if run == 1:  # the usual case, made short
+                from_here = onto_table[i]
                 for j in columns_in[onto[column[-1]]]:
-                    steps.append((i, j, 1))
+                    steps.append(from_here[j])
                 if first_empty >= 0 and len(column) > 1 and not (kings_only and column[-1] >> 2 != 12):
-                    steps.append((i, first_empty, 1))
+                    steps.append(from_here[first_empty])
             else:
-                for count in range(1, min(run, to_occupied) + 1):
+                from_here = onto_table[i]
+                for j in columns_in[onto[column[-1]]]:
+                    steps.append(from_here[j])
+                for count in range(2, min(run, to_occupied) + 1):
                     for j in columns_in[onto[column[-count]]]:
                         steps.append((i, j, count))
                 if first_empty >= 0:
@@ -721,14 +728,16 @@ class FreeCellProblem:
             if len(self.held_known) >= FEATURES_KEPT:
                 self.held_known.clear()
             held = self.held_known[cells] = bytes(set(cells))
+        from_cell_home = common.from_cell_home
+        from_cell = common.from_cell
         for card in held:
-            source = CELL + card
             if foundations[card & 3] == card >> 2 if one_deck else card in ready:
-                steps.append((source, HOME, 1))
+                steps.append(from_cell_home[card])
+            from_here = from_cell[card]
             for j in columns_in[onto[card]]:
-                steps.append((source, j, 1))
+                steps.append(from_here[j])
             if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
-                steps.append((source, first_empty, 1))
+                steps.append(from_here[first_empty])
         if self.fuses:
             fused_take_backs(self, columns, cells, foundations, steps)
         elif self.takes_back and self.complete:

@@ -23,7 +23,7 @@ from freecell.solver.steps import (
     Step,
     may_go_home,
 )
-from freecell.solver.tables import DISORDER_BITS, DISORDER_MASK
+from freecell.solver.tables import DISORDER_MASK, EMPTY_LOWEST, LOWEST_SHIFT, SHARE_SHIFT
 
 if TYPE_CHECKING:
     from freecell.solver.board import FreeCellProblem
@@ -47,7 +47,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
         found = known.get(column)
         packed_of.append(values.worked_out(column) if found is None else found)
     packed = sum(packed_of)
-    shift, mask = DISORDER_BITS, DISORDER_MASK
+    shift, mask, lowest_at = SHARE_SHIFT, DISORDER_MASK, LOWEST_SHIFT
     disorder = packed & mask
     # How many cards wanted lie in each column (every copy, as heuristic() counts them),
     # and how deep.
@@ -76,38 +76,57 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     # With fused take-backs a card that may go home may go there by itself after a
     # move (see FreeCellProblem._close): such children are made.
     fuses = problem.fuses
+    one_above, one_alone, empty = values.one_above, values.one_alone, EMPTY_LOWEST
+    # What the steps that take the same cards from the same column share (moves() lists
+    # them one after another): whether the child must be made, and if not, what is left
+    # in the column, packed, and how many cards wanted stay there.
+    from_source, from_count = -1, 0
+    column = b""
+    height = 0
+    made_here = False
+    left = stay = 0
     for step in steps:
         source, target, count = step
         if target < home and source < cell:
-            column = columns[source]
-            height = len(column)
-            under = column[height - count - 1] if height > count else -1  # the card uncovered
-            if not (
-                (under >= 0 and under in safe)
-                or (
+            if source != from_source or count != from_count:
+                from_source, from_count = source, count
+                column = columns[source]
+                height = len(column)
+                under = column[height - count - 1] if height > count else -1  # the card uncovered
+                made_here = (under >= 0 and under in safe) or (
                     fuses
                     and (
                         may_go_home(column[height - 1], foundations) or (under >= 0 and may_go_home(under, foundations))
                     )
                 )
-            ):
-                # What is left in the column, packed.
-                left = values.of(column[: height - count])
+                if not made_here:
+                    left = values.of(column[: height - count])
+                    stay = hits[source]
+                    if stay:
+                        for where in range(height - count, height):
+                            card = column[where]
+                            if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
+                                stay -= 1
+            if not made_here:
                 h = base - (packed_of[source] >> shift) + (left >> shift)
-                stay = hits[source]
-                if stay:
-                    for where in range(height - count, height):
-                        card = column[where]
-                        if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
-                            stay -= 1
                 if target == cell:
                     h += cell_weight - next_weight * stay
                     if disorder == packed_of[source] & mask and not left & mask:
                         h = won
                 else:
                     # The column it lands on, packed.
-                    onto = values.of(columns[target] + column[height - count :])
-                    h += (onto >> shift) - (packed_of[target] >> shift) + next_weight * count * (hits[target] - stay)
+                    # Told from its value where the column is empty, or the card put
+                    # on it is one and its lowest card is lower (the usual cases: see
+                    # ColumnValues.one_above), else looked up.
+                    under_it = packed_of[target]
+                    lowest = under_it >> lowest_at & 15
+                    if lowest == empty:
+                        onto = one_alone * count + (column[height - 1] >> 2 << lowest_at)
+                    elif count == 1 and column[height - 1] >> 2 > lowest:
+                        onto = under_it + one_above
+                    else:
+                        onto = values.of(columns[target] + column[height - count :])
+                    h += (onto >> shift) - (under_it >> shift) + next_weight * count * (hits[target] - stay)
                     if (
                         disorder == (packed_of[source] & mask) + (packed_of[target] & mask)
                         and not left & mask
@@ -117,9 +136,16 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 rated.append((h, step, None))
                 continue
         elif source < home and target < cell and not (fuses and may_go_home(source - cell, foundations)):
-            onto = values.of(columns[target] + BYTES[source - cell])
-            h = base - cell_weight + (onto >> shift) - (packed_of[target] >> shift) + next_weight * hits[target]
-            if disorder == packed_of[target] & mask and not onto & mask:
+            under_it = packed_of[target]
+            lowest = under_it >> lowest_at & 15  # (as above)
+            if lowest == empty:
+                onto = one_alone + ((source - cell) >> 2 << lowest_at)
+            elif (source - cell) >> 2 > lowest:
+                onto = under_it + one_above
+            else:
+                onto = values.of(columns[target] + BYTES[source - cell])
+            h = base - cell_weight + (onto >> shift) - (under_it >> shift) + next_weight * hits[target]
+            if disorder == under_it & mask and not onto & mask:
                 h = won
             rated.append((h, step, None))
             continue

@@ -15,6 +15,7 @@ relaxed problem's *twin steps* take a card from :data:`TWIN` + a column or
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 CELL: Final = 64
@@ -40,6 +41,30 @@ Rated = tuple[int, Step, "tuple[State, Steps] | None"]
 
 # Each byte value as a bytes of its own, made once.
 BYTES: Final = tuple(bytes((value,)) for value in range(256))
+
+
+class CommonSteps:
+    """The commonest steps of a table of ``column_count`` columns, made once: a single
+    card from a column home, to a cell or onto a column (``onto[i][j]``), and a card in a
+    cell home or onto a column (``from_cell_home[card]``, ``from_cell[card][j]``).
+
+    Listing moves takes them from here rather than building a tuple for each step:
+    compiled, a tuple built boxes each of its ints. Steps are compared by value, so
+    sharing them changes nothing. Read only (shared by every problem of that many
+    columns: see :func:`common_steps`)."""
+
+    def __init__(self, column_count: int) -> None:
+        columns = range(column_count)
+        self.home: list[Step] = [(i, HOME, 1) for i in columns]
+        self.to_cell: list[Step] = [(i, CELL, 1) for i in columns]
+        self.onto: list[list[Step]] = [[(i, j, 1) for j in columns] for i in columns]
+        self.from_cell_home: list[Step] = [(CELL + card, HOME, 1) for card in range(52)]
+        self.from_cell: list[list[Step]] = [[(CELL + card, j, 1) for j in columns] for card in range(52)]
+
+
+@functools.cache
+def common_steps(column_count: int) -> CommonSteps:
+    return CommonSteps(column_count)
 
 
 def is_twin_step(step: Step) -> bool:

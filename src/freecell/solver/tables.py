@@ -63,17 +63,26 @@ def column_features(column: bytes, follows: bytes) -> Features:
     return (run, disorder, lowest, depth)
 
 
-DISORDER_BITS: Final = 7  # room for more than the cards of two decks
-DISORDER_MASK: Final = (1 << DISORDER_BITS) - 1
+# A column's packed value (see ColumnValues), lowest bits first: its disorder (7 bits:
+# room for more than the cards of two decks), the rank of its lowest card (4 bits, 15
+# for an empty column; 9 bits keep the sum over up to 34 columns), then its share.
+DISORDER_MASK: Final = (1 << 7) - 1
+LOWEST_SHIFT: Final = 7
+SHARE_SHIFT: Final = 16
+EMPTY_LOWEST: Final = 15
 
 
 class ColumnValues:
     """Each column's share of the heuristic and its disorder (how many of its cards lie
     on a lower card), packed in one int (in :attr:`known`): the share shifted up by
-    :data:`DISORDER_BITS`, the disorder in the bits below (``packed >> DISORDER_BITS``,
-    ``packed & DISORDER_MASK``). A rating reads both for every column, and one lookup
-    costs less than two; and since no table holds as many cards as those bits count, the
-    sum over a table's columns is packed the same way.
+    :data:`SHARE_SHIFT`, the disorder in the lowest bits (``packed >> SHARE_SHIFT``,
+    ``packed & DISORDER_MASK``), and between them the rank of the column's lowest card,
+    which tells the value of the column with a card put on it (:attr:`one_above`). A
+    rating reads the share and the disorder for every column, and one lookup costs less
+    than two; and since no table holds as many cards as the bits below the share count
+    (the ranks of up to 34 columns included), the sum over a table's columns reads back
+    the same way (its middle bits mean nothing). Packed so, the value of a table of two
+    decks still fits one of CPython's 30-bit digits, with the usual weights.
 
     Computed once per distinct column (from :func:`column_features`) and shared by every
     search with the same weights and building rule; it forgets everything when it grows
@@ -87,6 +96,14 @@ class ColumnValues:
         self.known: dict[bytes, int] = {}
         self.follows = follows
         self.weights = weights
+        # What a card put on a column adds to its packed value, where the column's
+        # lowest card has a lower rank than the card (the usual case): it lengthens the
+        # column's ordered run (it may lie there), lies on a lower card, and one card
+        # more lies above the lowest. The lowest card stays.
+        self.one_above = ((weights.in_play + weights.disorder + weights.depth) << SHARE_SHIFT) + 1
+        # And a card of an ordered run alone in its column (none lies on a lower card):
+        # its share, packed; the run's top card is its lowest.
+        self.one_alone = weights.in_play << SHARE_SHIFT
 
     def of(self, column: bytes) -> int:
         packed = self.known.get(column)
@@ -100,13 +117,13 @@ class ColumnValues:
         n = len(column)
         weights = self.weights
         if not n:
-            packed = -weights.empty_column << DISORDER_BITS
+            packed = (-weights.empty_column << SHARE_SHIFT) + (EMPTY_LOWEST << LOWEST_SHIFT)
         else:
-            run, disorder, _, depth = column_features(column, self.follows)
+            run, disorder, lowest, depth = column_features(column, self.follows)
             value = (
                 weights.in_play * n + weights.disorder * disorder + weights.off_run * (n - run) + weights.depth * depth
             )
-            packed = value << DISORDER_BITS | disorder
+            packed = (value << SHARE_SHIFT) + (lowest << LOWEST_SHIFT) + disorder
         known[column] = packed
         return packed
 
