@@ -30,14 +30,10 @@ REPORT_VIOLATIONS = """document.addEventListener("securitypolicyviolation", (eve
   console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"}`));"""
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/browser" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.browser)
-            # One process runs them all, in turn (see scripts/test): they share one
-            # server and one Chromium for the session.
-            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture(scope="session")
