@@ -28,6 +28,15 @@ from freecell.solver.steps import CELL, FUSED, HOME, Step, fused_moves
 
 _COLUMN: Final = PlaceKind.COLUMN  # an enum member is slow to look up
 
+# Every text of one card from a column or a cell to a column, a cell or home, made once:
+# ``_ONE_CARD[source * _TARGETS + target]``, the source a column's index or the cells'
+# count plus a cell's, the target the same or _HOME_TARGET.
+_PLACE_CHARS: Final = COLUMN_CHARS + CELL_CHARS
+_TARGETS: Final = len(_PLACE_CHARS) + 1
+_HOME_TARGET: Final = len(_PLACE_CHARS)
+_ONE_CARD: Final = [source + target for source in _PLACE_CHARS for target in _PLACE_CHARS + FOUNDATION_CHAR]
+_CELLS_FROM: Final = len(COLUMN_CHARS)
+
 
 def write_moves(start: Position, rules: Rules, steps: Iterable[Step]) -> list[str]:
     """The moves in standard notation that ``steps`` stand for, played from ``start``.
@@ -51,6 +60,7 @@ class _Table:
         """``steps`` in standard notation, played on this table (see :func:`write_moves`)."""
         columns, cells, foundations = self.columns, self.cells, self.foundations
         texts: list[str] = []
+        one_card, targets, cells_from, home = _ONE_CARD, _TARGETS, _CELLS_FROM, _HOME_TARGET
         for step in steps:
             source, target, count = step
             try:
@@ -63,22 +73,22 @@ class _Table:
                     if not column:
                         raise ValueError(f"column {source + 1} is empty")
                     card = column.pop()
-                    written = COLUMN_CHARS[source]
+                    written = source * targets
                 else:
                     card = source - CELL
                     index = cells.index(card)
                     cells[index] = None
-                    written = CELL_CHARS[index]
+                    written = (cells_from + index) * targets
                 if target < CELL:
                     columns[target].append(card)
-                    texts.append(written + COLUMN_CHARS[target])
+                    texts.append(one_card[written + target])
                 elif target == CELL:
                     index = cells.index(None)
                     cells[index] = card
-                    texts.append(written + CELL_CHARS[index])
+                    texts.append(one_card[written + cells_from + index])
                 else:
                     foundations[self._home_pile(card)] += 1
-                    texts.append(written + FOUNDATION_CHAR)
+                    texts.append(one_card[written + home])
             except (ValueError, IndexError) as error:
                 raise SolverError(f"step {step} of the search cannot be played: {error}") from error
         return texts
