@@ -24,15 +24,22 @@ from freecell.rules import Rules
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.twins import can_relax
 
-LOST: Final[dict[tuple[Rules, bytes, int], set[bytes]]] = {}
+# By the rules and the cards missing, then by kind: a solve hashes its rules once here.
+LOST: Final[dict[tuple[Rules, bytes], dict[int, set[bytes]]]] = {}
 LOST_KEPT: Final = 600_000  # about 150 bytes a key; a game left unknown keeps 100,000 a solve
 
 
 def lost_sets(position: Position, rules: Rules, relaxations: Iterable[int]) -> dict[int, set[bytes]]:
     """The sets of keys kept for ``position``'s rules and missing cards: the exhaustive
     problem's (0) and each relaxation's, made empty where there were none."""
-    missing = _missing(position, rules)
-    return {twins: LOST.setdefault((rules, missing, twins), set()) for twins in (0, *relaxations)}
+    kinds = LOST.setdefault((rules, _missing(position, rules)), {})
+    sets = {}
+    for twins in (0, *relaxations):
+        keys = kinds.get(twins)
+        if keys is None:
+            keys = kinds[twins] = set()
+        sets[twins] = keys
+    return sets
 
 
 def known_lost(position: Position, rules: Rules, lost: dict[int, set[bytes]]) -> bool:
@@ -67,10 +74,16 @@ def keep_lost(lost: set[bytes], keys: Collection[bytes]) -> None:
         return
     # Only the keys not kept yet count (a walk's dead ends are among the classes it saw).
     added = sum(1 for key in keys if key not in lost) if lost else len(keys)
-    if sum(map(len, LOST.values())) + added > LOST_KEPT:
-        for kept in LOST.values():
-            kept.clear()
+    if kept_count() + added > LOST_KEPT:
+        for kinds in LOST.values():
+            for kept in kinds.values():
+                kept.clear()
     lost.update(keys)
+
+
+def kept_count() -> int:
+    """How many keys :data:`LOST` holds, of every rules and kind."""
+    return sum(len(keys) for kinds in LOST.values() for keys in kinds.values())
 
 
 def _relaxed_key(position: Position, rules: Rules, twins: int) -> bytes:
