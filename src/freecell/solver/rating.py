@@ -52,15 +52,14 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     # How many cards wanted lie in each column (every copy, as heuristic() counts them),
     # and how deep.
     one_deck = problem.pile_count == 4
-    wanted = b"" if one_deck else problem.ready_known.get(foundations) or problem.ready_table(foundations)
+    wanted = problem.ready_known.get(foundations) or problem.ready_table(foundations)
     hits: list[int] = []
     depth = 0
     for column in columns:
         height = len(column)
         found = 0
         for where in range(height):
-            card = column[where]
-            if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
+            if wanted[column[where]]:
                 depth += height - where - 1
                 found += 1
         hits.append(found)
@@ -104,8 +103,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                     stay = hits[source]
                     if stay:
                         for where in range(height - count, height):
-                            card = column[where]
-                            if foundations[card & 3] == card >> 2 if one_deck else wanted[card]:
+                            if wanted[column[where]]:
                                 stay -= 1
             if not made_here:
                 h = base - (packed_of[source] >> shift) + (left >> shift)
