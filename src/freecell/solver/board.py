@@ -45,6 +45,7 @@ from freecell.solver.steps import (
 from freecell.solver.tables import (
     DISORDER_MASK,
     FEATURES_KEPT,
+    NO_CARDS,
     SHARE_SHIFT,
     Homeward,
     Weights,
@@ -55,7 +56,6 @@ from freecell.solver.tables import (
     homeward_cache,
     parents_table,
     raised_cache,
-    ready_cache,
     settled_cache,
     takeable_cache,
 )
@@ -83,8 +83,17 @@ from freecell.solver.twins import (
 LAZY_TAKE_BACKS = True
 FUSED_TAKE_BACKS = True
 
-_NO_CARDS: Final[frozenset[int]] = frozenset()
 _PLAIN_WEIGHTS: Final = Weights()
+
+
+def _marked(cards: list[int]) -> bytes:
+    """A table of 52 bytes, 1 for each of ``cards``: :data:`NO_CARDS` itself for none."""
+    if not cards:
+        return NO_CARDS
+    table = bytearray(52)
+    for card in cards:
+        table[card] = 1
+    return bytes(table)
 
 
 class FreeCellProblem:
@@ -147,7 +156,6 @@ class FreeCellProblem:
         # settled (the fast one's searches never claim a loss under take-back rules).
         self.settling = complete and rules.takes_back
         self.homeward_known = homeward_cache(rules.building, self.pile_count, self.settling, self.eager)
-        self.ready_known = ready_cache(self.pile_count)
         self.settled_known = settled_cache(rules.building, self.pile_count)
         self.takeable_known = takeable_cache(rules.building)
         self.chained = rules.building is Building.ALTERNATE_COLOURS
@@ -236,7 +244,7 @@ class FreeCellProblem:
                 return None
         if uncovered >= 0:
             safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
-            if uncovered in safe:
+            if safe[uncovered]:
                 return None
         if target < CELL:
             onto = columns[target]
@@ -271,9 +279,9 @@ class FreeCellProblem:
         while state[1] or any(state[0]):
             ready = self.homeward_cards(state[2])[0]
             step = next(
-                ((index, HOME, 1) for index, column in enumerate(state[0]) if column and column[-1] in ready),
+                ((index, HOME, 1) for index, column in enumerate(state[0]) if column and ready[column[-1]]),
                 None,
-            ) or next(((CELL + card, HOME, 1) for card in state[1] if card in ready), None)
+            ) or next(((CELL + card, HOME, 1) for card in state[1] if ready[card]), None)
             if step is None:
                 raise AssertionError(f"not a goal state: {state}")
             state, taken = self.play(state, step)
@@ -312,7 +320,7 @@ class FreeCellProblem:
         columns, cells, foundations = state
         # How many cards lie above each wanted card (each copy, with two decks): a look
         # at every card is the cheapest way measured (see docs/solver.md).
-        wanted = self.ready_known.get(foundations) or self.ready_table(foundations)
+        wanted = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[0]
         depth = 0
         for column in columns:
             height = len(column)
@@ -334,29 +342,18 @@ class FreeCellProblem:
         return -1
 
     def homeward_cards(self, foundations: bytes) -> Homeward:
-        """The cards that may go home now, and those among them that may go safely."""
+        """The cards that may go home now, and those among them that may go safely, each
+        as a table of 52 bytes (1 for such a card; :data:`~freecell.solver.tables.NO_CARDS`
+        itself where there is none)."""
         known = self.homeward_known.get(foundations)
         if known is None:
             listed = [(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13]
-            ready = frozenset(listed)
-            safe = ready if self.eager else frozenset([card for card in listed if self._safe(card, foundations)])
+            ready = _marked(listed)
+            safe = ready if self.eager else _marked([card for card in listed if self._safe(card, foundations)])
             if len(self.homeward_known) >= FEATURES_KEPT:
                 self.homeward_known.clear()
             known = self.homeward_known[foundations] = (ready, safe)
         return known
-
-    def ready_table(self, foundations: bytes) -> bytes:
-        """For each card, 1 if it may go home now: what :meth:`homeward_cards` tells first,
-        as a table read without making an object per card (the heuristic asks of every
-        card in play; one index costs the sources less than working it out from the
-        foundations)."""
-        marked = bytearray(52)
-        for card in self.homeward_cards(foundations)[0]:
-            marked[card] = 1
-        if len(self.ready_known) >= FEATURES_KEPT:
-            self.ready_known.clear()
-        table = self.ready_known[foundations] = bytes(marked)
-        return table
 
     def _safe(self, card: int, foundations: bytes) -> bool:
         """Whether ``card``, ready to go home, may go there for good: no win needs it in
@@ -427,7 +424,7 @@ class FreeCellProblem:
         fuses = self.fuses
         while True:
             safe = (homeward.get(foundations) or self.homeward_cards(foundations))[1]
-            if not safe and not fuses:
+            if safe is NO_CARDS and not fuses:
                 break
             sent = False
             if exposed >= 0:
@@ -438,9 +435,9 @@ class FreeCellProblem:
                 scan = self.column_indexes
             for index in scan:
                 column = listed[index]
-                if len(column) > 0 and column[-1] in safe:
+                if len(column) > 0 and safe[column[-1]]:
                     height = len(column)
-                    while len(column) > 0 and column[-1] in safe:
+                    while len(column) > 0 and safe[column[-1]]:
                         if twins:
                             if pairs < 0:
                                 pairs = loose_pairs(self, tuple(listed), cells)
@@ -458,7 +455,7 @@ class FreeCellProblem:
                 # over ``cells`` itself, which compiled code reads again at each turn.
                 held = cells
                 for card in held:
-                    if card in safe:
+                    if safe[card]:
                         if twins:
                             if pairs < 0:
                                 pairs = loose_pairs(self, tuple(listed), cells)
@@ -540,10 +537,10 @@ class FreeCellProblem:
         if returns:
             steps = [step]
             return self._close(columns, cells, foundations, -1, steps), tuple(steps)
-        if safe:
+        if safe is not NO_CARDS:
             if target == HOME:
                 exposed = -1
-            elif source < CELL and columns[source] and columns[source][-1] in safe:
+            elif source < CELL and columns[source] and safe[columns[source][-1]]:
                 exposed = source  # (a twin there stays: see _close)
             else:
                 return (columns, cells, foundations), (step,)
@@ -677,7 +674,7 @@ class FreeCellProblem:
         # With one deck a card may go home when its suit's pile is a rank below it:
         # cheaper to ask the foundations than a set.
         one_deck = self.pile_count == 4
-        ready = _NO_CARDS if one_deck else (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[0]
+        ready = NO_CARDS if one_deck else (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[0]
         steps: list[Step] = []
         kings_only = self.kings_only
         whole_runs = self.whole_runs
@@ -689,7 +686,7 @@ class FreeCellProblem:
             if len(column) == 0:
                 continue
             top = column[-1]
-            if foundations[top & 3] == top >> 2 if one_deck else top in ready:
+            if foundations[top & 3] == top >> 2 if one_deck else ready[top]:
                 steps.append(to_home[i])
             # The ordered run at the exposed end (worked out here: cheaper than looking
             # up the column's features).
@@ -732,7 +729,7 @@ class FreeCellProblem:
         from_cell_home = common.from_cell_home
         from_cell = common.from_cell
         for card in held:
-            if foundations[card & 3] == card >> 2 if one_deck else card in ready:
+            if foundations[card & 3] == card >> 2 if one_deck else ready[card]:
                 steps.append(from_cell_home[card])
             from_here = from_cell[card]
             for j in columns_in[onto[card]]:

@@ -40,7 +40,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     columns, cells, foundations = state
     values = problem.values
     known = values.known  # (read directly: see ColumnValues)
-    safe = (problem.homeward_known.get(foundations) or problem.homeward_cards(foundations))[1]
+    ready, safe = problem.homeward_known.get(foundations) or problem.homeward_cards(foundations)
     # Each column's share of the heuristic and its disorder, packed (see ColumnValues).
     packed_of: list[int] = []
     for column in columns:
@@ -52,14 +52,13 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     # How many cards wanted lie in each column (every copy, as heuristic() counts them),
     # and how deep.
     one_deck = problem.pile_count == 4
-    wanted = problem.ready_known.get(foundations) or problem.ready_table(foundations)
     hits: list[int] = []
     depth = 0
     for column in columns:
         height = len(column)
         found = 0
         for where in range(height):
-            if wanted[column[where]]:
+            if ready[column[where]]:
                 depth += height - where - 1
                 found += 1
         hits.append(found)
@@ -92,7 +91,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 column = columns[source]
                 height = len(column)
                 under = column[height - count - 1] if height > count else -1  # the card uncovered
-                made_here = (under >= 0 and under in safe) or (
+                made_here = (under >= 0 and safe[under] > 0) or (
                     fuses
                     and (
                         may_go_home(column[height - 1], foundations) or (under >= 0 and may_go_home(under, foundations))
@@ -103,7 +102,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                     stay = hits[source]
                     if stay:
                         for where in range(height - count, height):
-                            if wanted[column[where]]:
+                            if ready[column[where]]:
                                 stay -= 1
             if not made_here:
                 h = base - (packed_of[source] >> shift) + (left >> shift)

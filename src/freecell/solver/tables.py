@@ -12,8 +12,11 @@ from freecell.rules import Building
 
 CardLists = tuple[tuple[int, ...], ...]
 Features = tuple[int, ...]
-# The cards that may go home, and those of them that may go safely.
-Homeward = tuple[frozenset[int], ...]
+# The cards that may go home, and those of them that may go safely: each a table of 52
+# bytes, 1 for such a card (an index costs less than a set's lookup of a boxed int), the
+# same NO_CARDS object where there is none.
+Homeward = tuple[bytes, ...]
+NO_CARDS: Final = bytes(52)
 FEATURES_KEPT: Final = 500_000  # distinct columns a table remembers before it forgets them all
 
 
@@ -173,8 +176,7 @@ def column_sets(column_count: int) -> tuple[tuple[int, ...], ...]:
 
 # The caches shared by every problem that sends the same cards home by itself, by the
 # foundations: which cards may go home and which safely; the foundations once a card is
-# home; which cards may go home as a table of bytes; the settled heights; the cards a
-# win may take back.
+# home; the settled heights; the cards a win may take back.
 
 
 @functools.cache
@@ -184,11 +186,6 @@ def homeward_cache(building: Building, pile_count: int, settling: bool, eager: b
 
 @functools.cache
 def raised_cache(pile_count: int) -> dict[bytes, list[bytes | None]]:
-    return {}
-
-
-@functools.cache
-def ready_cache(pile_count: int) -> dict[bytes, bytes]:
     return {}
 
 
