@@ -7,12 +7,20 @@ their way to ``write_moves``. Then, for every solution, ``write_moves`` and ``ve
 are timed separately (CPU time, ``time.process_time_ns``, best of ``--repeat`` runs to
 drop the noise of a shared machine), and the median and p90 in µs are printed per
 ruleset, with the mean number of moves written.
+
+For counting instructions, the solutions can be kept and verified apart from the solves:
+
+    python bench/replay.py --standard 1-300 --strict "" --double "" --save wins.pickle
+    PYTHONHASHSEED=0 valgrind --tool=callgrind python bench/replay.py --verify-saved wins.pickle --times 1
+
+and the same with ``--times 0`` (loading only) to subtract.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import pickle
 import statistics
 import time
 from collections.abc import Callable, Iterable
@@ -90,11 +98,38 @@ def main() -> None:
     parser.add_argument("--strict", default="1-100")
     parser.add_argument("--double", default="1-100")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--save", metavar="FILE", help="keep the solutions (pickled) instead of timing them")
+    parser.add_argument("--verify-saved", metavar="FILE", help="only verify the solutions kept in FILE")
+    parser.add_argument("--times", type=int, default=1, help="with --verify-saved: how often each (0: load only)")
     options = parser.parse_args()
+    if options.verify_saved:
+        verify_saved(options.verify_saved, options.times)
+        return
+    saved: list[tuple[Position, Rules, list[str]]] = []
     for name in ("standard", "strict", "double"):
         deals = getattr(options, name)
-        if deals:
-            measure(name, capture(find_rules(name), parse_deals(deals)), options.repeat)
+        if not deals:
+            continue
+        cases = capture(find_rules(name), parse_deals(deals))
+        if options.save:
+            saved.extend(
+                (case.start, case.rules, transcript.write_moves(case.start, case.rules, case.steps)) for case in cases
+            )
+        else:
+            measure(name, cases, options.repeat)
+    if options.save:
+        with open(options.save, "wb") as file:
+            pickle.dump(saved, file)
+        print(f"{len(saved)} solutions kept in {options.save}")
+
+
+def verify_saved(path: str, times: int) -> None:
+    with open(path, "rb") as file:
+        saved = pickle.load(file)  # a file this script wrote
+    for _ in range(times):
+        for start, rules, moves in saved:
+            transcript.verify(start, rules, moves)
+    print(f"{len(saved)} solutions verified {times} times")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Invariants under random legal play, in every preset: the cards are conserved, the
 table stays sane, undo restores the exact position and score, redo plays it again, the
-legal moves are exactly the moves that the rules allow, and a text played in one step
-(``WorkingTable.play_text``) does what parsing, checking and playing it do."""
+legal moves are exactly the moves that the rules allow, and a line of texts played at once
+(``WorkingTable.play_line``) does what parsing, checking and playing each in turn do."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from freecell.errors import InvalidInputError
 from freecell.game import Game
 from freecell.notation import CELL_CHARS, COLUMN_CHARS, SUIT_CHARS
 from freecell.position import Move, Place, PlaceKind, Position, WorkingTable
-from freecell.replay import replay
+from freecell.replay import ReplayError, replay
 from freecell.rules import PRESETS, Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
 
 PRESET_LIST = list(PRESETS.values())
@@ -249,26 +249,51 @@ def _texts(position: Position) -> list[str]:
     return [*texts, "3H", " 3h ", "38 ", "3x", "", "hsh3"]
 
 
-def _played(position: Position, rules: Rules, text: str, *, in_one_step: bool) -> tuple[object, ...]:
-    """The move played or the error raised, and the table after."""
+def _played(position: Position, rules: Rules, texts: list[str], *, as_a_line: bool) -> tuple[object, ...]:
+    """The first of ``texts`` that is not played (its number, the text and the reason) or
+    None, and the table after: played as a line, or each parsed, checked and played."""
     table = WorkingTable(position)
-    try:
-        if in_one_step:
-            move = table.play_text(text, rules)
-        else:
-            move = table.parse_move(text, rules)
-            table.play(move)
-    except InvalidInputError as error:
-        return type(error), str(error), table.position()
-    return move, table.position()
+    if as_a_line:
+        try:
+            table.play_line(texts, rules)
+        except ReplayError as error:
+            return (error.number, error.text, error.reason), table.position()
+        return None, table.position()
+    for number, text in enumerate(texts, start=1):
+        try:
+            table.play(table.parse_move(text, rules))
+        except InvalidInputError as error:
+            return (number, text, str(error)), table.position()
+    return None, table.position()
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(PRESET_LIST), st.randoms(use_true_random=False))
-def test_a_text_played_in_one_step_is_parsed_judged_and_played_as_in_three(rules: Rules, rng: random.Random) -> None:
+def test_a_text_played_in_a_line_is_parsed_judged_and_played_as_alone(rules: Rules, rng: random.Random) -> None:
     rules = rules.with_cells(rng.choice(rules.cell_options))
     position = _crafted_position(rules, rng)
     for text in _texts(position):
-        expected = _played(position, rules, text, in_one_step=False)
-        assert _played(position, rules, text, in_one_step=True) == expected, text
-        assert _played(position, rules, text, in_one_step=True) == expected, text  # its form now known
+        expected = _played(position, rules, [text], as_a_line=False)
+        assert _played(position, rules, [text], as_a_line=True) == expected, text
+        assert _played(position, rules, [text], as_a_line=True) == expected, text  # its form now known
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(PRESET_LIST), st.randoms(use_true_random=False))
+def test_a_line_stops_at_its_first_bad_move_as_move_by_move_play_does(rules: Rules, rng: random.Random) -> None:
+    rules = rules.with_cells(rng.choice(rules.cell_options))
+    runs_as_one = PRESETS["standard"] if rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS else rules
+    position = _crafted_position(rules, rng)
+    texts: list[str] = []
+    walked = position
+    for _ in range(rng.randint(1, 40)):  # legal moves of every kind, runs too, and now and then any text
+        legal = [move for move in walked.legal_moves(runs_as_one) if walked.is_legal(move, rules)]
+        if not legal or rng.random() < 0.05:
+            texts.append(rng.choice(_texts(walked)))
+            break
+        move = rng.choice(legal)
+        texts.append(walked.notation(move))
+        walked = walked.apply(move, rules)
+    expected = _played(position, rules, texts, as_a_line=False)
+    assert _played(position, rules, texts, as_a_line=True) == expected
+    assert _played(position, rules, texts, as_a_line=True) == expected  # the texts' forms now known

@@ -8,7 +8,7 @@ per suit. Every question about what may move is asked with a :class:`~freecell.r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
@@ -102,6 +102,16 @@ _TO_TABLEAU_OR_CELL: Final = FoundationReturn.TO_TABLEAU_OR_CELL
 
 class IllegalMoveError(InvalidInputError):
     """A move that the rules do not allow in the position. The message says why."""
+
+
+class ReplayError(IllegalMoveError):
+    """A move in a line of play (a replayed solution, a game's log) is malformed or illegal."""
+
+    def __init__(self, number: int, text: str, reason: str) -> None:
+        super().__init__(f"move {number} ({text!r}) is illegal: {reason}")
+        self.number = number
+        self.text = text
+        self.reason = reason
 
 
 class InvalidPositionError(InvalidInputError):
@@ -593,79 +603,107 @@ class WorkingTable(Table):
             assert pile is not None
             self.foundations[pile] += 1
 
-    def play_text(self, text: str, rules: Rules) -> Move:
-        """Read ``text`` (standard notation) here, check it under ``rules`` and play it:
-        what ``self.play(self.parse_move(text, rules))`` does, the same move and the same
-        errors (the table unchanged), for less where the text has a common form."""
-        form = self._forms.get(text)
-        if form is None:
-            form = self._learn(text)
-        shape, source, target, moves = form
-        # Each shape below plays only a move that parse_move gives and why_illegal finds
-        # legal, deciding exactly as they do; anything else (every error too) goes the
-        # general way below, which gives the reason.
-        if shape == _HOME_FROM_COLUMN:
-            column = self.columns[source]
-            if column:
-                card = column[-1]
-                pile = self.home_pile(card)
-                if pile is not None:
-                    del column[-1]
-                    self.foundations[pile] += 1
-                    return moves[card & 3]
-        elif shape == _COLUMN_TO_COLUMN:
-            column = self.columns[source]
-            onto_column = self.columns[target]
-            if column and onto_column:
-                card = column[-1]
-                # the count a run's text implies: its base is one rank below the card it
-                # goes on, so the cards' ranks tell it (see notation._implied_count)
-                count = (onto_column[-1] >> 2) - (card >> 2)
-                if count == 1 and can_stack(card, onto_column[-1], rules.building):
-                    onto_column.append(column.pop())
-                    return moves[0]
-                if 1 < count <= KING and self._why_not_onto_column(source, card, count, target, rules) is None:
+    def play_line(self, texts: Iterable[str], rules: Rules) -> None:
+        """Play ``texts`` (standard notation) in turn, each read here, checked under
+        ``rules`` and played: what ``self.play(self.parse_move(text, rules))`` does for
+        each, the same moves and the same errors, for less where a text has a common form.
+
+        Raises :class:`ReplayError` naming the first text that is malformed or illegal, its
+        number and the reason; the moves before it stay played, and it changes nothing.
+        """
+        columns, cells, foundations = self.columns, self.cells, self.foundations
+        forms, learn, home_pile, run_fits = self._forms, self._learn, self.home_pile, self._run_fits
+        lies_on = _lies_on(rules.building)
+        any_card = rules.empty_columns is not _KINGS_ONLY
+        for number, text in enumerate(texts, start=1):
+            try:
+                shape, source, target, count = forms[text]
+            except KeyError:
+                shape, source, target, count = learn(text)
+            # Each shape below plays only a move that parse_move gives and why_illegal finds
+            # legal, deciding exactly as they do; anything else (every error too) goes the
+            # general way at the end, which gives the reason. The commonest come first.
+            if shape == _HOME_FROM_COLUMN:
+                column = columns[source]
+                if column:
+                    card = column[-1]
+                    suit = card & 3  # home_pile, its one-deck answer inlined
+                    pile = suit if foundations[suit] == card >> 2 else home_pile(card)
+                    if pile is not None:
+                        del column[-1]
+                        foundations[pile] += 1
+                        continue
+            elif shape == _COLUMN_TO_COLUMN:
+                column = columns[source]
+                onto_column = columns[target]
+                if column and onto_column:
+                    card = column[-1]
+                    onto = onto_column[-1]
+                    if onto in lies_on[card]:
+                        onto_column.append(column.pop())
+                        continue
+                    # the count a run's text implies: its base is one rank below the card it
+                    # goes on, so the cards' ranks tell it (see notation._implied_count)
+                    count = (onto >> 2) - (card >> 2)
+                    if count > 1 and run_fits(column, count, onto, rules):
+                        onto_column += column[-count:]
+                        del column[-count:]
+                        continue
+                elif column and (any_card or column[-1] >> 2 == KING - 1):
+                    onto_column.append(column.pop())  # into an empty column, one card
+                    continue
+            elif shape == _COLUMN_TO_CELL:
+                column = columns[source]
+                if column and cells[target] is None:
+                    cells[target] = column.pop()
+                    continue
+            elif shape == _HOME_FROM_CELL:
+                held = cells[source]
+                if held is not None:
+                    suit = held & 3
+                    pile = suit if foundations[suit] == held >> 2 else home_pile(held)
+                    if pile is not None:
+                        cells[source] = None
+                        foundations[pile] += 1
+                        continue
+            elif shape == _CELL_TO_COLUMN:
+                held = cells[source]
+                if held is not None:
+                    onto_column = columns[target]
+                    if onto_column[-1] in lies_on[held] if onto_column else any_card or held >> 2 == KING - 1:
+                        onto_column.append(held)
+                        cells[source] = None
+                        continue
+            elif shape == _COUNTED_RUN:
+                column = columns[source]
+                onto_column = columns[target]
+                if run_fits(column, count, onto_column[-1] if onto_column else None, rules):
                     onto_column += column[-count:]
                     del column[-count:]
-                    return moves[count - 1]
-            elif column and (rules.empty_columns is not _KINGS_ONLY or column[-1] >> 2 == KING - 1):
-                onto_column.append(column.pop())  # into an empty column, one card
-                return moves[0]
-        elif shape == _COLUMN_TO_CELL:
-            column = self.columns[source]
-            if column and self.cells[target] is None:
-                self.cells[target] = column.pop()
-                return moves[0]
-        elif shape == _CELL_TO_COLUMN:
-            held = self.cells[source]
-            if held is not None:
-                onto_column = self.columns[target]
-                if (
-                    can_stack(held, onto_column[-1], rules.building)
-                    if onto_column
-                    else rules.empty_columns is not _KINGS_ONLY or held >> 2 == KING - 1
-                ):
-                    onto_column.append(held)
-                    self.cells[source] = None
-                    return moves[0]
-        elif shape == _HOME_FROM_CELL:
-            held = self.cells[source]
-            if held is not None:
-                pile = self.home_pile(held)
-                if pile is not None:
-                    self.cells[source] = None
-                    self.foundations[pile] += 1
-                    return moves[held & 3]
-        elif shape == _COUNTED_RUN:
-            column = self.columns[source]
-            count = moves[0].count
-            if column and self._why_not_onto_column(source, column[-1], count, target, rules) is None:
-                self.columns[target] += column[-count:]
-                del column[-count:]
-                return moves[0]
-        move = self.parse_move(text, rules)
-        self.play(move)
-        return move
+                    continue
+            try:
+                self.play(self.parse_move(text, rules))
+            except InvalidInputError as error:
+                raise ReplayError(number, text, str(error)) from None
+
+    def _run_fits(self, column: list[Card], count: int, onto: Card | None, rules: Rules) -> bool:
+        """Whether the ``count`` cards at the end of ``column`` may move as one onto ``onto``
+        (None: an empty column): what :meth:`_why_not_onto_column` finds, as a yes or no."""
+        if not 0 < count <= len(column):
+            return False
+        lies_on = _lies_on(rules.building)
+        moving = column[-1]
+        for upper in column[-2 : -count - 1 : -1]:  # each card of the run on the one above it
+            if upper not in lies_on[moving]:
+                return False
+            moving = upper
+        if onto is not None:
+            if onto not in lies_on[moving]:
+                return False
+        elif rules.empty_columns is _KINGS_ONLY and moving >> 2 != KING - 1:
+            return False
+        # the capacity is never less than the empty cells + 1, which mostly decides
+        return count <= self.cells.count(None) + 1 or count <= self.capacity(rules, to_empty_column=onto is None)
 
     def _learn(self, text: str) -> _Form:
         """The form of ``text`` on a table of this size, kept for the next time."""
@@ -679,19 +717,19 @@ class WorkingTable(Table):
         return form
 
 
-# What WorkingTable.play_text needs of a text on a table of a given size: its shape, the
-# source's and the target's index, and the moves it can stand for (by suit for a move
-# home, by count for a run onto a column; else the one move). A line of play is nearly
-# all moves of these shapes; _GENERAL is any other (take-backs, a count written where
-# only one card may go).
-_Form = tuple[int, int, int, tuple[Move, ...]]
+# What WorkingTable.play_line needs of a text on a table of a given size: its shape, the
+# source's and the target's index, and the count written (1 where none may be; for a run
+# onto a column whose count the cards imply, unused). A line of play is nearly all moves
+# of these shapes; _GENERAL is any other (take-backs, a count written where only one card
+# may go).
+_Form = tuple[int, int, int, int]
 _HOME_FROM_COLUMN: Final = 1
 _HOME_FROM_CELL: Final = 2
 _COLUMN_TO_COLUMN: Final = 3
 _COLUMN_TO_CELL: Final = 4
 _CELL_TO_COLUMN: Final = 5
 _COUNTED_RUN: Final = 6  # from a column onto another, the count written
-_GENERAL: Final[_Form] = (0, 0, 0, ())
+_GENERAL: Final[_Form] = (0, 0, 0, 0)
 _FORMS: Final[dict[tuple[int, int], dict[str, _Form]]] = {}  # by the table's columns and cells
 _FORMS_KEPT: Final = 4096  # texts kept for a table size: far more than the notation has without counts
 
@@ -702,22 +740,36 @@ def _form(source: Place, target: Place, move: Move | None, home: tuple[Move, ...
         if home[0].count != 1:
             return _GENERAL
         if source.kind is _COLUMN:
-            return (_HOME_FROM_COLUMN, source.index, target.index, home)
+            return (_HOME_FROM_COLUMN, source.index, target.index, 1)
         if source.kind is _CELL:
-            return (_HOME_FROM_CELL, source.index, target.index, home)
+            return (_HOME_FROM_CELL, source.index, target.index, 1)
         return _GENERAL
     if move is None:  # a column onto a column, the count implied
         if source.index == target.index:
             return _GENERAL
-        runs = tuple(Move(source, target, count) for count in range(1, KING + 1))
-        return (_COLUMN_TO_COLUMN, source.index, target.index, runs)
+        return (_COLUMN_TO_COLUMN, source.index, target.index, 0)
     if move.count == 1 and source.kind is _COLUMN and target.kind is _CELL:
-        return (_COLUMN_TO_CELL, source.index, target.index, (move,))
+        return (_COLUMN_TO_CELL, source.index, target.index, 1)
     if move.count == 1 and source.kind is _CELL and target.kind is _COLUMN:
-        return (_CELL_TO_COLUMN, source.index, target.index, (move,))
+        return (_CELL_TO_COLUMN, source.index, target.index, 1)
     if source.kind is _COLUMN and target.kind is _COLUMN and source.index != target.index:
-        return (_COUNTED_RUN, source.index, target.index, (move,))
+        return (_COUNTED_RUN, source.index, target.index, move.count)
     return _GENERAL
+
+
+@cache
+def _lies_on(building: Building) -> tuple[tuple[Card, ...], ...]:
+    """For each card, the cards it may lie on in a column (:func:`can_stack` as a table)."""
+    deck = range(4 * KING)
+    # the candidates are the four cards of the next rank (a king has none)
+    return tuple(
+        tuple(
+            onto
+            for onto in range(card + 4 - card % 4, card + 8 - card % 4)
+            if onto in deck and can_stack(card, onto, building)
+        )
+        for card in deck
+    )
 
 
 @cache

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from freecell.errors import InvalidInputError
-from freecell.position import IllegalMoveError, Position, WorkingTable
+from freecell.position import Position, ReplayError, WorkingTable
 from freecell.rules import Rules
+
+__all__ = ["ReplayError", "replay"]  # ReplayError lives with WorkingTable.play_line, which raises it
 
 
 def replay(start: Position, rules: Rules, moves: Iterable[str]) -> Position:
@@ -22,20 +23,5 @@ def replay(start: Position, rules: Rules, moves: Iterable[str]) -> Position:
     Raises :class:`ReplayError` naming the first illegal move, its number and the reason.
     """
     table = WorkingTable(start)  # the moves are played in place: no position per move
-    play_text = table.play_text
-    for number, text in enumerate(moves, start=1):
-        try:
-            play_text(text, rules)
-        except InvalidInputError as error:
-            raise ReplayError(number, text, str(error)) from None
+    table.play_line(moves, rules)
     return table.position()
-
-
-class ReplayError(IllegalMoveError):
-    """A move in a replayed solution is malformed or illegal."""
-
-    def __init__(self, number: int, text: str, reason: str) -> None:
-        super().__init__(f"move {number} ({text!r}) is illegal: {reason}")
-        self.number = number
-        self.text = text
-        self.reason = reason
