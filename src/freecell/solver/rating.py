@@ -39,7 +39,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     ``bench/position_cost.py``): kept whole, as calls would cost each position."""
     columns, cells, foundations = state
     values = problem.values
-    known = values.known  # (read directly: see ColumnValues)
+    known, below = values.known, values.below  # (read directly: see ColumnValues)
     ready, safe = problem.homeward_known.get(foundations) or problem.homeward_cards(foundations)
     # Each column's share of the heuristic and its disorder, packed (see ColumnValues).
     packed_of: list[int] = []
@@ -98,7 +98,11 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                     )
                 )
                 if not made_here:
-                    left = values.of(column[: height - count])
+                    if count == 1:
+                        found = below.get(column)
+                        left = values.without_top(column) if found is None else found
+                    else:
+                        left = values.of(column[: height - count])
                     stay = hits[source]
                     if stay:
                         for where in range(height - count, height):

@@ -97,6 +97,10 @@ class ColumnValues:
 
     def __init__(self, follows: bytes, weights: Weights) -> None:
         self.known: dict[bytes, int] = {}
+        # The packed value of a column without its top card, by the column: a step of
+        # one card asks it of a column in hand, which costs a lookup of that very object,
+        # not of a new one (sliced, hashed and compared).
+        self.below: dict[bytes, int] = {}
         self.follows = follows
         self.weights = weights
         # What a card put on a column adds to its packed value, where the column's
@@ -111,6 +115,15 @@ class ColumnValues:
     def of(self, column: bytes) -> int:
         packed = self.known.get(column)
         return self.worked_out(column) if packed is None else packed
+
+    def without_top(self, column: bytes) -> int:
+        """The packed value of ``column`` without its top card, which :attr:`below`
+        lacks, now kept there."""
+        below = self.below
+        if len(below) >= FEATURES_KEPT:
+            below.clear()
+        packed = below[column] = self.of(column[:-1])
+        return packed
 
     def worked_out(self, column: bytes) -> int:
         """The packed value of ``column``, which :attr:`known` lacks, now kept there."""
