@@ -144,6 +144,10 @@ def test_every_preset_fits_a_phone_portrait_and_landscape(phone: Page, server: s
 def test_the_sideways_frame_remains_below_390_px_for_double_freecell(open_page: OpenPage, server: str) -> None:
     page = open_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     Player(page, server).open(rules="double", deal=5)
+    # The table at rest, its status row at its final size (the verdict in): only then is
+    # the frame's width final.
+    expect(page.locator("#verdict")).to_have_text("Can be won", timeout=30_000)
+    geometry(page)
     scrolled = page.evaluate(
         "() => { const f = document.getElementById('frame'); f.scrollLeft = 10; return f.scrollLeft; }"
     )
