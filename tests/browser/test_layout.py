@@ -1,10 +1,16 @@
 """The layout, read from the page's own geometry (bounding boxes, never screenshots): every
 preset's whole table on screen from 360 px up (Eight Off and Double FreeCell from 390 px),
 portrait and landscape; cells and foundations on the columns' grid; a new layout whenever
-the felt changes size; compact chrome on a phone; the statistics fitting a phone."""
+the felt changes size; compact chrome on a phone; the statistics fitting a phone.
+
+Every page here is opened under reduced motion: the table is measured at rest, where motion
+changes nothing, and a new deal then skips its flight in (about a second a deal; the flight
+itself is tested in test_themes.py).
+"""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -99,6 +105,13 @@ def assert_top_rows_on_the_columns_grid(geo: dict[str, Any], what: str) -> None:
 OpenPage = Callable[..., Page]
 
 
+@pytest.fixture
+def open_page(open_page: OpenPage) -> OpenPage:
+    """conftest's ``open_page``, its contexts under reduced motion (see the module's docstring);
+    the ``page`` and ``player`` fixtures take their page from it too."""
+    return functools.partial(open_page, reduced_motion="reduce")
+
+
 @pytest.fixture(params=PHONES, ids=lambda size: f"{size[0]}x{size[1]}")
 def phone(request: pytest.FixtureRequest, open_page: OpenPage) -> Page:
     width, height = request.param
@@ -131,6 +144,10 @@ def test_every_preset_fits_a_phone_portrait_and_landscape(phone: Page, server: s
 def test_the_sideways_frame_remains_below_390_px_for_double_freecell(open_page: OpenPage, server: str) -> None:
     page = open_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     Player(page, server).open(rules="double", deal=5)
+    # The table at rest, its status row at its final size (the verdict in): only then is
+    # the frame's width final.
+    expect(page.locator("#verdict")).to_have_text("Can be won", timeout=30_000)
+    geometry(page)
     scrolled = page.evaluate(
         "() => { const f = document.getElementById('frame'); f.scrollLeft = 10; return f.scrollLeft; }"
     )
