@@ -198,6 +198,8 @@ def test_the_engine_agrees_with_a_plain_reading_of_the_rules(rules: Rules, rng: 
     candidates = _every_candidate(position)
     allowed = {m for m in candidates if _reference_legal(position, m, rules)}
     assert {m for m in candidates if position.is_legal(m, rules)} == allowed
+    # the reasons a player reads tell the same moves apart (is_legal asks for none)
+    assert {m for m in candidates if position.why_illegal(m, rules) is None} == allowed
     if rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS:
         allowed = {m for m in allowed if m.count == 1}
     assert set(position.legal_moves(rules)) == allowed

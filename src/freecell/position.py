@@ -100,6 +100,10 @@ _NEVER: Final = FoundationReturn.NEVER
 _TO_TABLEAU_OR_CELL: Final = FoundationReturn.TO_TABLEAU_OR_CELL
 
 
+# The reason why_illegal() gives where it is asked not to explain (see there).
+UNEXPLAINED: Final = "an illegal move"
+
+
 class IllegalMoveError(InvalidInputError):
     """A move that the rules do not allow in the position. The message says why."""
 
@@ -274,10 +278,12 @@ class Table:
             raise IllegalMoveError(reason)
 
     def is_legal(self, move: Move, rules: Rules) -> bool:
-        return self.why_illegal(move, rules) is None
+        return self.why_illegal(move, rules, explain=False) is None
 
-    def why_illegal(self, move: Move, rules: Rules) -> str | None:
-        """None when ``move`` is legal, else a short reason a player can read."""
+    def why_illegal(self, move: Move, rules: Rules, *, explain: bool = True) -> str | None:
+        """None when ``move`` is legal, else a short reason a player can read; with
+        ``explain`` off, where only whether it is legal matters, a reason that names no
+        card (:data:`UNEXPLAINED`): the cards' names cost more than the checks."""
         # Every move replayed is checked here, so the common cases are kept short.
         source, target, count = move.source, move.target, move.count
         source_kind, target_kind = source.kind, target.kind
@@ -302,7 +308,7 @@ class Table:
         else:
             card = self.card_at(source)
         if card is None:
-            return f"{_place_words(source)} is empty"
+            return f"{_place_words(source)} is empty" if explain else UNEXPLAINED
         if source_kind is _FOUNDATION:
             if rules.foundation_return is _NEVER:
                 return "cards on the foundations stay there under these rules"
@@ -315,9 +321,11 @@ class Table:
                 return "only one card at a time goes to a cell or a foundation"
 
         if target_kind is _FOUNDATION:
-            if card & 3 != target_index:
-                return f"{card_label(card)} does not belong on the {_SUIT_WORDS[target_index]} foundation"
-            if self.home_pile(card) is None:
+            if card & 3 != target_index or self.home_pile(card) is None:
+                if not explain:
+                    return UNEXPLAINED
+                if card & 3 != target_index:
+                    return f"{card_label(card)} does not belong on the {_SUIT_WORDS[target_index]} foundation"
                 return f"{card_label(card)} cannot go home yet: it needs the cards below it there first"
             return None
         if target_kind is _CELL:
@@ -325,30 +333,40 @@ class Table:
                 return "a card does not move from one cell to another: it would change nothing"
             occupant = self.cells[target_index]
             if occupant is not None:
+                if not explain:
+                    return UNEXPLAINED
                 return f"cell {_cell_letter(target_index)} already holds {card_label(occupant)}"
             return None
 
-        return self._why_not_onto_column(source_index, card, count, target_index, rules)
+        return self._why_not_onto_column(source_index, card, count, target_index, rules, explain)
 
-    def _why_not_onto_column(self, source: int, card: Card, count: int, target: int, rules: Rules) -> str | None:
+    def _why_not_onto_column(
+        self, source: int, card: Card, count: int, target: int, rules: Rules, explain: bool = True
+    ) -> str | None:
         """:meth:`why_illegal` for ``count`` cards ending in ``card`` (from column ``source``
         when more than one) onto column ``target``, their places checked already."""
         moving = card  # one card is always a run of its own
         if count > 1:
             run = self.run_length(source, rules.building)
             if count > run:
+                if not explain:
+                    return UNEXPLAINED
                 return f"the {count} cards at the bottom of column {source + 1} are not an ordered run"
             moving = self.columns[source][-count]
         target_cards = self.columns[target]
         if target_cards:
             onto = target_cards[-1]
             if not can_stack(moving, onto, rules.building):
+                if not explain:
+                    return UNEXPLAINED
                 return f"{card_label(moving)} cannot go on {card_label(onto)}: {_building_words(rules.building)}"
         elif rules.empty_columns is _KINGS_ONLY and card_rank(moving) != KING:
             return "only a king may fill an empty column under these rules"
         if count > 1:
             limit = self.capacity(rules, to_empty_column=not target_cards)
             if count > limit:
+                if not explain:
+                    return UNEXPLAINED
                 where = "an empty column" if not target_cards else "another column"
                 return (
                     f"{count} cards cannot move to {where}: the capacity is {limit} "
@@ -421,7 +439,7 @@ class Table:
                     )
             else:
                 move = Move(source, target)
-                if self.why_illegal(move, rules) is None:
+                if self.why_illegal(move, rules, explain=False) is None:
                     moves.append(move)
         return moves
 
