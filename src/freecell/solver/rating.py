@@ -56,12 +56,12 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     depth = 0
     for column in columns:
         height = len(column)
-        found = 0
+        here = 0
         for where in range(height):
             if ready[column[where]]:
                 depth += height - where - 1
-                found += 1
-        hits.append(found)
+                here += 1
+        hits.append(here)
     cell_weight = problem.cell_weight
     next_weight = problem.weights.next
     # The parent's heuristic, as FreeCellProblem.heuristic() works it out. When k cards
@@ -99,8 +99,8 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 )
                 if not made_here:
                     if count == 1:
-                        found = below.get(column)
-                        left = values.without_top(column) if found is None else found
+                        kept = below.get(column)
+                        left = values.without_top(column) if kept is None else kept
                     else:
                         left = values.of(column[: height - count])
                     stay = hits[source]
