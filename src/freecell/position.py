@@ -347,12 +347,21 @@ class Table:
         when more than one) onto column ``target``, their places checked already."""
         moving = card  # one card is always a run of its own
         if count > 1:
-            run = self.run_length(source, rules.building)
-            if count > run:
+            # each of the cards that move lies on the one above it (checked over those cards
+            # only, from a table of which card may lie on which)
+            cards = self.columns[source]
+            ordered = count <= len(cards)
+            if ordered:
+                lies_on = _lies_on(rules.building)
+                for upper in cards[-2 : -count - 1 : -1]:
+                    if upper not in lies_on[moving]:
+                        ordered = False
+                        break
+                    moving = upper
+            if not ordered:
                 if not explain:
                     return UNEXPLAINED
                 return f"the {count} cards at the bottom of column {source + 1} are not an ordered run"
-            moving = self.columns[source][-count]
         target_cards = self.columns[target]
         if target_cards:
             onto = target_cards[-1]
@@ -362,7 +371,7 @@ class Table:
                 return f"{card_label(moving)} cannot go on {card_label(onto)}: {_building_words(rules.building)}"
         elif rules.empty_columns is _KINGS_ONLY and card_rank(moving) != KING:
             return "only a king may fill an empty column under these rules"
-        if count > 1:
+        if count > self.empty_cells + 1:  # the capacity is never less, which mostly decides
             limit = self.capacity(rules, to_empty_column=not target_cards)
             if count > limit:
                 if not explain:
@@ -630,7 +639,7 @@ class WorkingTable(Table):
         number and the reason; the moves before it stay played, and it changes nothing.
         """
         columns, cells, foundations = self.columns, self.cells, self.foundations
-        forms, learn, home_pile, run_fits = self._forms, self._learn, self.home_pile, self._run_fits
+        forms, learn, home_pile, why_not = self._forms, self._learn, self.home_pile, self._why_not_onto_column
         lies_on = _lies_on(rules.building)
         any_card = rules.empty_columns is not _KINGS_ONLY
         for number, text in enumerate(texts, start=1):
@@ -663,7 +672,7 @@ class WorkingTable(Table):
                     # the count a run's text implies: its base is one rank below the card it
                     # goes on, so the cards' ranks tell it (see notation._implied_count)
                     count = (onto >> 2) - (card >> 2)
-                    if count > 1 and run_fits(column, count, onto, rules):
+                    if count > 1 and why_not(source, card, count, target, rules, False) is None:
                         onto_column += column[-count:]
                         del column[-count:]
                         continue
@@ -695,7 +704,7 @@ class WorkingTable(Table):
             elif shape == _COUNTED_RUN:
                 column = columns[source]
                 onto_column = columns[target]
-                if run_fits(column, count, onto_column[-1] if onto_column else None, rules):
+                if column and why_not(source, column[-1], count, target, rules, False) is None:
                     onto_column += column[-count:]
                     del column[-count:]
                     continue
@@ -703,25 +712,6 @@ class WorkingTable(Table):
                 self.play(self.parse_move(text, rules))
             except InvalidInputError as error:
                 raise ReplayError(number, text, str(error)) from None
-
-    def _run_fits(self, column: list[Card], count: int, onto: Card | None, rules: Rules) -> bool:
-        """Whether the ``count`` cards at the end of ``column`` may move as one onto ``onto``
-        (None: an empty column): what :meth:`_why_not_onto_column` finds, as a yes or no."""
-        if not 0 < count <= len(column):
-            return False
-        lies_on = _lies_on(rules.building)
-        moving = column[-1]
-        for upper in column[-2 : -count - 1 : -1]:  # each card of the run on the one above it
-            if upper not in lies_on[moving]:
-                return False
-            moving = upper
-        if onto is not None:
-            if onto not in lies_on[moving]:
-                return False
-        elif rules.empty_columns is _KINGS_ONLY and moving >> 2 != KING - 1:
-            return False
-        # the capacity is never less than the empty cells + 1, which mostly decides
-        return count <= self.cells.count(None) + 1 or count <= self.capacity(rules, to_empty_column=onto is None)
 
     def _learn(self, text: str) -> _Form:
         """The form of ``text`` on a table of this size, kept for the next time."""
