@@ -672,7 +672,7 @@ class FreeCellProblem:
         else:
             to_occupied = to_empty = 1
         # With one deck a card may go home when its suit's pile is a rank below it:
-        # cheaper to ask the foundations than a set.
+        # cheaper to ask the foundations than to look the ready table up.
         one_deck = self.pile_count == 4
         ready = NO_CARDS if one_deck else (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[0]
         steps: list[Step] = []

@@ -75,8 +75,8 @@ def _module_path(module: str) -> str | None:
 def manifest(sources: list[str] | None = None, *, for_wheel: bool = False) -> dict[str, object]:
     """What a build is valid for: this Python's extension suffix and build (two builds
     of one version share a suffix: a build made for one is not trusted in the other),
-    the modules compiled, and the hash of each source it depends on (:func:`_source_hash`) (by default, as
-    :func:`sources_compiled_against` finds them). A wheel's build (``for_wheel``) leaves
+    the modules compiled, and the hash (:func:`_source_hash`) of each source it depends on
+    (by default, as :func:`sources_compiled_against` finds them). A wheel's build (``for_wheel``) leaves
     out the Python build: pip installs a wheel only where its tags say its extensions
     load (``cp311-cp311-linux_x86_64``: any CPython 3.11 on x86-64 Linux), into one
     environment, where the build beside the sources may be shared by several."""

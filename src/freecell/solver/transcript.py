@@ -73,22 +73,22 @@ class _Table:
                     if not column:
                         raise ValueError(f"column {source + 1} is empty")
                     card = column.pop()
-                    written = source * targets
+                    row = source * targets
                 else:
                     card = source - CELL
                     index = cells.index(card)
                     cells[index] = None
-                    written = (cells_from + index) * targets
+                    row = (cells_from + index) * targets
                 if target < CELL:
                     columns[target].append(card)
-                    texts.append(one_card[written + target])
+                    texts.append(one_card[row + target])
                 elif target == CELL:
                     index = cells.index(None)
                     cells[index] = card
-                    texts.append(one_card[written + cells_from + index])
+                    texts.append(one_card[row + cells_from + index])
                 else:
                     foundations[self._home_pile(card)] += 1
-                    texts.append(one_card[written + home])
+                    texts.append(one_card[row + home])
             except (ValueError, IndexError) as error:
                 raise SolverError(f"step {step} of the search cannot be played: {error}") from error
         return texts
