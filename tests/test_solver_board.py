@@ -179,13 +179,13 @@ def test_a_columns_packed_value_reads_back_as_its_share_and_its_disorder(buildin
 def test_a_column_with_a_card_put_on_it_is_valued_from_its_own_packed_value(building: Building) -> None:
     """A column's packed value holds the rank of its lowest card (EMPTY_LOWEST for
     none); a card that may lie on its top card, of a rank above that lowest, adds
-    ``one_above``; an ordered run alone in a column is worth ``one_alone`` a card, its
-    top card the lowest."""
+    ``one_above``, and so does each card of a run put there above it; an ordered run
+    alone in a column is worth ``one_alone`` a card, its top card the lowest."""
     weights = Weights(in_play=9, disorder=11, off_run=3, depth=4, empty_column=37)
     values = column_values(building, weights)
     children = building_tables(building, 4)[1]
     rng = random.Random(56)
-    told = 0
+    told = runs_told = 0
     for _ in range(300):
         column = bytes(rng.randrange(52) for _ in range(rng.randrange(12)))
         packed = values.of(column)
@@ -197,11 +197,21 @@ def test_a_column_with_a_card_put_on_it_is_valued_from_its_own_packed_value(buil
             if card >> 2 > lowest:
                 assert values.of(column + bytes((card,))) == packed + values.one_above
                 told += 1
+                # An ordered run put on it, all of it above that lowest card: each of
+                # its cards adds as much.
+                run = bytes((card,))
+                while children[run[-1]] and rng.random() < 0.7:
+                    run += bytes((rng.choice(children[run[-1]]),))
+                if run[-1] >> 2 > lowest:
+                    for length in range(1, len(run) + 1):
+                        assert values.of(column + run[:length]) == packed + values.one_above * length
+                    runs_told += len(run) > 1
         run = column[-1:]
         while children[run[-1]] and rng.random() < 0.8:
             run += bytes((rng.choice(children[run[-1]]),))
         assert values.of(run) == values.one_alone * len(run) + (run[-1] >> 2 << LOWEST_SHIFT)
     assert told > 100  # the usual case was met
+    assert runs_told > 30
 
 
 def _features(column: bytes, follows: bytes) -> tuple[int, int, int, int]:

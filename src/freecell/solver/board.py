@@ -422,6 +422,7 @@ class FreeCellProblem:
         twins = self.twins
         pairs = -1  # not told yet
         fuses = self.fuses
+        to_home, from_cell_home = self.common_steps.home, self.common_steps.from_cell_home
         while True:
             safe = (homeward.get(foundations) or self.homeward_cards(foundations))[1]
             if safe is NO_CARDS and not fuses:
@@ -445,7 +446,7 @@ class FreeCellProblem:
                                 break
                         foundations = self._raised(foundations, column[-1])
                         column = column[:-1]
-                        steps.append((index, HOME, 1))
+                        steps.append(to_home[index])
                         safe = (homeward.get(foundations) or self.homeward_cards(foundations))[1]
                     if len(column) < height:
                         listed[index] = column
@@ -463,7 +464,7 @@ class FreeCellProblem:
                                 continue
                         cells = cells.replace(BYTES[card], b"", 1)
                         foundations = self._raised(foundations, card)
-                        steps.append((CELL + card, HOME, 1))
+                        steps.append(from_cell_home[card])
                         sent = True
                         safe = (homeward.get(foundations) or self.homeward_cards(foundations))[1]
             if fuses:
@@ -483,7 +484,7 @@ class FreeCellProblem:
                             break
                         foundations = self._raised(foundations, card)
                         column = column[:-1]
-                        steps.append((index, HOME, 1))
+                        steps.append(to_home[index])
                     if len(column) < height:
                         listed[index] = column
                         sent = True
@@ -492,7 +493,7 @@ class FreeCellProblem:
                     if foundations[card & 3] == card >> 2 and not (pairs > 0 and pairs >> card & 1):
                         cells = cells.replace(BYTES[card], b"", 1)
                         foundations = self._raised(foundations, card)
-                        steps.append((CELL + card, HOME, 1))
+                        steps.append(from_cell_home[card])
                         sent = True
             if not sent:
                 break

@@ -41,20 +41,18 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     values = problem.values
     known, below = values.known, values.below  # (read directly: see ColumnValues)
     ready, safe = problem.homeward_known.get(foundations) or problem.homeward_cards(foundations)
-    # Each column's share of the heuristic and its disorder, packed (see ColumnValues).
+    # Each column's share of the heuristic and its disorder, packed (see ColumnValues),
+    # and how many cards wanted lie in it (every copy, as heuristic() counts them), and
+    # how deep.
     packed_of: list[int] = []
-    for column in columns:
-        found = known.get(column)
-        packed_of.append(values.worked_out(column) if found is None else found)
-    packed = sum(packed_of)
-    shift, mask, lowest_at = SHARE_SHIFT, DISORDER_MASK, LOWEST_SHIFT
-    disorder = packed & mask
-    # How many cards wanted lie in each column (every copy, as heuristic() counts them),
-    # and how deep.
-    one_deck = problem.pile_count == 4
+    packed = 0
     hits: list[int] = []
     depth = 0
     for column in columns:
+        found = known.get(column)
+        value = values.worked_out(column) if found is None else found
+        packed_of.append(value)
+        packed += value
         height = len(column)
         here = 0
         for where in range(height):
@@ -62,6 +60,9 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 depth += height - where - 1
                 here += 1
         hits.append(here)
+    shift, mask, lowest_at = SHARE_SHIFT, DISORDER_MASK, LOWEST_SHIFT
+    disorder = packed & mask
+    one_deck = problem.pile_count == 4
     cell_weight = problem.cell_weight
     next_weight = problem.weights.next
     # The parent's heuristic, as FreeCellProblem.heuristic() works it out. When k cards
@@ -116,15 +117,16 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                         h = won
                 else:
                     # The column it lands on, packed.
-                    # Told from its value where the column is empty, or the card put
-                    # on it is one and its lowest card is lower (the usual cases: see
-                    # ColumnValues.one_above), else looked up.
+                    # Told from its value where the column is empty, or its lowest card
+                    # is lower than every card put on it (the run's top card is its
+                    # lowest; the usual cases: see ColumnValues.one_above), else
+                    # looked up.
                     under_it = packed_of[target]
                     lowest = under_it >> lowest_at & 15
                     if lowest == empty:
                         onto = one_alone * count + (column[height - 1] >> 2 << lowest_at)
-                    elif count == 1 and column[height - 1] >> 2 > lowest:
-                        onto = under_it + one_above
+                    elif column[height - 1] >> 2 > lowest:
+                        onto = under_it + one_above * count
                     else:
                         onto = values.of(columns[target] + column[height - count :])
                     h += (onto >> shift) - (under_it >> shift) + next_weight * count * (hits[target] - stay)
