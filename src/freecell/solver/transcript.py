@@ -16,8 +16,7 @@ from freecell.notation import (
     COLUMN_CHARS,
     FOUNDATION_CHAR,
     SUIT_CHARS,
-    MoveText,
-    format_move_text,
+    count_suffix,
     place_char,
 )
 from freecell.position import Move, Place, PlaceKind, Position
@@ -123,7 +122,7 @@ class _Table:
         into = self.columns[target]
         written = COLUMN_CHARS[source] + COLUMN_CHARS[target]
         if not into:  # the only move whose count is written
-            written = format_move_text(MoveText(COLUMN_CHARS[source], COLUMN_CHARS[target], count))
+            written += count_suffix(count)
         into += column[-count:]
         del column[-count:]
         return written
