@@ -4,6 +4,7 @@ the outcome, for every preset where it differs."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable
 
 import pytest
 
@@ -311,3 +312,15 @@ def test_replay_names_the_first_illegal_move_with_its_number() -> None:
     with pytest.raises(ReplayError, match="move 1 \\('x9'\\) is illegal: not a move"):
         replay(start, STANDARD, ["x9"])
     assert replay(start, STANDARD, ["7a"]).cells[0] == parse_card("JH")
+
+
+def _generated(texts: list[str]) -> Iterable[str]:
+    yield from texts
+
+
+@pytest.mark.parametrize("kind", [list, tuple, _generated])
+def test_replay_numbers_the_illegal_move_however_the_line_is_given(kind: Callable[[list[str]], Iterable[str]]) -> None:
+    start = Deal(STANDARD, 617).position()
+    with pytest.raises(ReplayError) as error:
+        replay(start, STANDARD, kind(["7a", "7b", "6c", "7a", "6d"]))
+    assert (error.value.number, error.value.text) == (4, "7a")

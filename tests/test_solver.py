@@ -7,7 +7,9 @@ Small positions are checked against a brute-force search over the public rules e
 from __future__ import annotations
 
 import dataclasses
+import gc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +20,7 @@ from freecell.notation import parse_move
 from freecell.position import Position
 from freecell.replay import replay
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, searches, solve, solve_deal
+from freecell.solver import SearchLimit, SolveResult, SolveStatus, searches, solve, solve_deal, solving
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.plan import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL, Plan, plan_for
 from freecell.solver.search import _ORDER_BITS, _ORDER_LAST, Alternating, BestFirst, Budget, SearchEnd, _entry
@@ -159,6 +161,32 @@ def test_a_position_already_won_needs_no_move() -> None:
     result = solve(board("Foundations: H-K C-K D-K S-K\n"), STANDARD)
     assert result.status is SolveStatus.SOLVED
     assert result.moves == ()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_solve_pauses_the_garbage_collector_and_leaves_it_as_it_was(
+    enabled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[bool] = []
+
+    def spy(*args: Any) -> SolveResult:
+        seen.append(gc.isenabled())
+        return solving_now(*args)
+
+    solving_now = solving._solve
+    monkeypatch.setattr(solving, "_solve", spy)
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        assert solve(Deal(STANDARD, 1).position(), STANDARD).solved
+        assert gc.isenabled() is enabled
+        monkeypatch.setattr(solving, "_solve", lambda *args: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            solve(Deal(STANDARD, 1).position(), STANDARD)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
+    assert seen == [False]
 
 
 def test_the_last_cards_go_home_in_order() -> None:

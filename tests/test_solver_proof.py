@@ -410,6 +410,33 @@ def test_a_position_reached_from_a_lost_deal_is_known_lost_at_once() -> None:
     assert solve(Deal(find_rules("app"), 24297).position(), find_rules("app")).status is SolveStatus.SOLVED
 
 
+@pytest.mark.parametrize("name", ["standard", "double"])
+def test_losses_are_kept_apart_by_the_cards_a_position_leaves_out(name: str) -> None:
+    """A whole deal, at its start or in play (cards home, in cells), is keyed by no card
+    missing; a prepared position that leaves cards out, by those cards; a card there
+    twice hides no missing one."""
+    rules = find_rules(name)
+    start = Deal(rules, 5).position()
+    played = start
+    for _ in range(12):
+        played = played.apply_unchecked(played.legal_moves(rules)[0])
+    home = [card for pile, height in enumerate(played.foundations) for card in range(pile & 3, 4 * height, 4)]
+    assert home or any(card is not None for card in played.cells)
+    king = parse_card("KS")
+    columns = [[card for card in column if card != king] for column in start.columns]
+    left_out = dataclasses.replace(start, columns=tuple(map(tuple, columns)))
+    first, *others = left_out.columns
+    twice = dataclasses.replace(left_out, columns=(first + first[-1:], *others))
+    keys: list[tuple[Rules, bytes]] = []
+    for position in (start, played, left_out, twice):
+        losses.LOST.clear()
+        losses.lost_sets(position, rules, ())
+        keys.extend(losses.LOST)
+    losses.LOST.clear()
+    kings = bytes([king] * rules.decks)
+    assert keys == [(rules, b""), (rules, b""), (rules, kings), (rules, kings)]
+
+
 @pytest.mark.parametrize("number", [2, 3, 4, 13])
 def test_a_proof_with_its_keys_spilled_to_disk_walks_as_the_one_in_memory(number: int) -> None:
     """App with 1 cell: deal 2 is won after 266,541 positions, 3, 4 and 13 are lost. With

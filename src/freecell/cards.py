@@ -118,4 +118,4 @@ def parse_suit(text: str) -> int:
 
 def full_deck(decks: int = 1) -> list[Card]:
     """Every card, ``decks`` times over, in the Microsoft dealer's starting order."""
-    return [card for _ in range(decks) for card in range(CARDS_PER_DECK)]
+    return list(range(CARDS_PER_DECK)) * decks

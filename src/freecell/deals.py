@@ -43,18 +43,20 @@ def microsoft_order(number: int) -> list[Card]:
     """The 52 cards of Microsoft deal ``number`` in dealing order."""
     if not 1 <= number <= MAX_DEAL:
         raise InvalidDealError(f"deal {number} is out of range: Microsoft deals run from 1 to {MAX_DEAL:,}")
-    seed = number if number < 2**32 else number - 2**32
+    # A draw reads bits 16 up of the generator's state. Below 2^32 it reads bits 16-30,
+    # which the state's low 31 bits alone decide: the state is kept modulo 2^31 there, so
+    # that the draw is the state shifted, with no mask (from 2^31, bit 15 set too).
+    if number < 2**31:
+        seed, mask, offset = number, 0x7FFFFFFF, 0
+    elif number < 2**32:
+        seed, mask, offset = number, 0x7FFFFFFF, 0x8000
+    else:
+        seed, mask, offset = number - 2**32, _MASK32, 1
     deck = full_deck()
     order = []
     for left in range(52, 0, -1):
-        seed = (seed * 214013 + 2531011) & _MASK32
-        if number < 2**31:
-            draw = (seed >> 16) & 0x7FFF
-        elif number < 2**32:
-            draw = ((seed >> 16) & 0x7FFF) | 0x8000
-        else:
-            draw = ((seed >> 16) & 0xFFFF) + 1
-        j = draw % left
+        seed = (seed * 214013 + 2531011) & mask
+        j = ((seed >> 16) + offset) % left
         order.append(deck[j])
         deck[j] = deck[left - 1]
     return order
@@ -91,7 +93,8 @@ def lay_out(order: list[Card], rules: Rules) -> Position:
     if len(order) != rules.card_count:
         raise InvalidDealError(f"{rules.name} deals {rules.card_count} cards, not {len(order)}")
     to_columns = len(order) - rules.dealt_to_cells
-    columns = tuple(tuple(order[i : to_columns : rules.columns]) for i in range(rules.columns))
+    width = rules.columns
+    columns = tuple([tuple(order[i:to_columns:width]) for i in range(width)])
     dealt = order[to_columns:]
     cells = tuple(dealt) + (None,) * (rules.cells - len(dealt))
     return Position(columns, cells, (0,) * rules.foundation_count)

@@ -214,14 +214,19 @@ def format_move(move: Move, position: Position) -> str:
     target = move.target
     text = place_text(source) + place_char(target)
     if move.count > 1 and target.kind is PlaceKind.COLUMN and not position.columns[target.index]:
-        text += f"v{move.count:x}"
+        text += count_suffix(move.count)
     return text
 
 
 def format_move_text(move: MoveText) -> str:
     head = move.source if move.suit is None else FOUNDATION_CHAR + SUIT_CHARS[move.suit]
-    tail = f"v{move.count:x}" if move.count is not None else ""
+    tail = count_suffix(move.count) if move.count is not None else ""
     return head + move.target + tail
+
+
+def count_suffix(count: int) -> str:
+    """A count as written after a move's places, in hexadecimal: ``v8``, ``v1a``."""
+    return f"v{count:x}"
 
 
 def place_char(place: Place) -> str:

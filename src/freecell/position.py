@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
+from operator import length_hint
 from typing import TYPE_CHECKING, Final
 
 from freecell.cards import KING, Card, card_label, card_rank, card_suit, make_card
@@ -637,12 +638,15 @@ class WorkingTable(Table):
 
         Raises :class:`ReplayError` naming the first text that is malformed or illegal, its
         number and the reason; the moves before it stay played, and it changes nothing.
+        (``texts`` is read whole first, where it is not a list.)
         """
         columns, cells, foundations = self.columns, self.cells, self.foundations
         forms, learn, home_pile, why_not = self._forms, self._learn, self.home_pile, self._why_not_onto_column
         lies_on = _lies_on(rules.building)
         any_card = rules.empty_columns is not _KINGS_ONLY
-        for number, text in enumerate(texts, start=1):
+        line = texts if isinstance(texts, list) else list(texts)
+        unplayed = iter(line)  # a text's number is told by what is left of it, on an error
+        for text in unplayed:
             try:
                 shape, source, target, count = forms[text]
             except KeyError:
@@ -711,7 +715,7 @@ class WorkingTable(Table):
             try:
                 self.play(self.parse_move(text, rules))
             except InvalidInputError as error:
-                raise ReplayError(number, text, str(error)) from None
+                raise ReplayError(len(line) - length_hint(unplayed), text, str(error)) from None
 
     def _learn(self, text: str) -> _Form:
         """The form of ``text`` on a table of this size, kept for the next time."""

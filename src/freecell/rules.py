@@ -23,21 +23,29 @@ from freecell.cards import CARDS_PER_DECK
 from freecell.errors import InvalidInputError
 
 
-class Building(Enum):
+class _Choice(Enum):
+    """The choices of one rule. A member is equal to itself alone, so it is hashed by
+    identity, in C: the caches keyed by the rules (the solver's tables, the rules' own
+    hash) hash them on every solve, and Enum's own hash is Python code."""
+
+    __hash__ = object.__hash__
+
+
+class Building(_Choice):
     """How a card is placed on a tableau card one rank higher."""
 
     ALTERNATE_COLOURS = "alternate-colours"
     SAME_SUIT = "same-suit"
 
 
-class EmptyColumns(Enum):
+class EmptyColumns(_Choice):
     """What may be placed in an empty tableau column."""
 
     ANY_CARD = "any-card"
     KINGS_ONLY = "kings-only"
 
 
-class SequenceMoves(Enum):
+class SequenceMoves(_Choice):
     """How an ordered run moves between columns.
 
     ``CAPACITY``: as one move, up to (empty cells + 1) × 2^(empty columns) cards.
@@ -52,7 +60,7 @@ class SequenceMoves(Enum):
     UNLIMITED = "unlimited"
 
 
-class FoundationReturn(Enum):
+class FoundationReturn(_Choice):
     """Whether the top card of a foundation may come back into play, and where to."""
 
     NEVER = "never"
@@ -60,7 +68,7 @@ class FoundationReturn(Enum):
     TO_TABLEAU_OR_CELL = "to-tableau-or-cell"
 
 
-class AutoMoves(Enum):
+class AutoMoves(_Choice):
     """Which cards go to the foundations by themselves after each move."""
 
     NONE = "none"
@@ -68,7 +76,7 @@ class AutoMoves(Enum):
     ALL = "all"
 
 
-class Dealer(Enum):
+class Dealer(_Choice):
     """How a deal number becomes an order of cards (see :mod:`freecell.deals`)."""
 
     MICROSOFT = "microsoft"

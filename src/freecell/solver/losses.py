@@ -17,6 +17,7 @@ the older forgotten past it.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from itertools import chain
 from typing import Final
 
 from freecell.position import Position
@@ -26,6 +27,7 @@ from freecell.solver.twins import can_relax
 
 # By the rules and the cards missing, then by kind: a solve hashes its rules once here.
 LOST: Final[dict[tuple[Rules, bytes], dict[int, set[bytes]]]] = {}
+_ONE_DECK: Final = frozenset(range(52))
 LOST_KEPT: Final = 600_000  # about 150 bytes a key; a game left unknown keeps 100,000 a solve
 
 
@@ -50,9 +52,10 @@ def known_lost(position: Position, rules: Rules, lost: dict[int, set[bytes]]) ->
         exhaustive = exhaustive_problem(rules)
         if exhaustive.key(exhaustive.initial(position)[0]) in lost[0]:
             return True
-    return can_relax(rules) and any(
-        _relaxed_key(position, rules, twins) in keys for twins, keys in lost.items() if twins and keys
-    )
+    for twins, keys in lost.items():  # a loop: nearly always every set is empty
+        if twins and keys and can_relax(rules) and _relaxed_key(position, rules, twins) in keys:
+            return True
+    return False
 
 
 def exhaustive_problem(rules: Rules) -> FreeCellProblem:
@@ -94,6 +97,16 @@ def _relaxed_key(position: Position, rules: Rules, twins: int) -> bytes:
 
 def _missing(position: Position, rules: Rules) -> bytes:
     """The cards neither in play nor home (none, in a whole deal)."""
+    # Every card there (no card missing, as nearly always) is told by a set of the cards
+    # where there is one deck, made in C, for less than they are counted one by one.
+    if rules.decks == 1:
+        cards = set(chain(chain.from_iterable(position.columns), position.cells))
+        cards.discard(None)
+        if any(position.foundations):
+            for suit, height in enumerate(position.foundations):
+                cards.update(range(suit, suit + 4 * height, 4))
+        if cards == _ONE_DECK:
+            return b""
     count = [rules.decks] * 52
     for column in position.columns:
         for card in column:
@@ -107,3 +120,4 @@ def _missing(position: Position, rules: Rules) -> bytes:
     if not any(count):
         return b""  # a whole deal, as nearly always
     return bytes(card for card in range(52) for _ in range(count[card]))
+

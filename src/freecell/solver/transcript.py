@@ -16,8 +16,7 @@ from freecell.notation import (
     COLUMN_CHARS,
     FOUNDATION_CHAR,
     SUIT_CHARS,
-    MoveText,
-    format_move_text,
+    count_suffix,
     place_char,
 )
 from freecell.position import Move, Place, PlaceKind, Position
@@ -61,11 +60,15 @@ class _Table:
         columns, cells, foundations = self.columns, self.cells, self.foundations
         texts: list[str] = []
         one_card, targets, cells_from, home = _ONE_CARD, _TARGETS, _CELLS_FROM, _HOME_TARGET
+        runs_as_one = rules.sequence_moves is not SequenceMoves.SINGLE_CARD_STEPS
         for step in steps:
             source, target, count = step
             try:
-                if count != 1 or source >= HOME:  # a run, a take-back, or fused steps
-                    texts.extend(self._write_other(step, rules))
+                if count != 1 or source >= HOME:
+                    if source < CELL and target < CELL and runs_as_one:  # a run: most of the rest
+                        texts.append(self._write_cards(source, target, count))
+                    else:  # a take-back, fused steps, or a run as single cards
+                        texts.extend(self._write_other(step, rules))
                     continue
                 # one card from a column or a cell: nearly every step, so written here
                 if source < CELL:
@@ -121,9 +124,9 @@ class _Table:
         if not 0 < count <= len(column):
             raise ValueError(f"column {source + 1} does not hold {count} cards")
         into = self.columns[target]
-        written = COLUMN_CHARS[source] + COLUMN_CHARS[target]
+        written = _ONE_CARD[source * _TARGETS + target]  # the same two places' text
         if not into:  # the only move whose count is written
-            written = format_move_text(MoveText(COLUMN_CHARS[source], COLUMN_CHARS[target], count))
+            written += count_suffix(count)
         into += column[-count:]
         del column[-count:]
         return written
