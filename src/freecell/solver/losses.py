@@ -120,4 +120,3 @@ def _missing(position: Position, rules: Rules) -> bytes:
     if not any(count):
         return b""  # a whole deal, as nearly always
     return bytes(card for card in range(52) for _ in range(count[card]))
-
