@@ -347,13 +347,14 @@ class Table:
         """:meth:`why_illegal` for ``count`` cards ending in ``card`` (from column ``source``
         when more than one) onto column ``target``, their places checked already."""
         moving = card  # one card is always a run of its own
+        # which card may lie on which, as a table (the run's own cards and the one it goes on)
+        lies_on = _lies_on(rules.building)
         if count > 1:
             # each of the cards that move lies on the one above it (checked over those cards
-            # only, from a table of which card may lie on which)
+            # only)
             cards = self.columns[source]
             ordered = count <= len(cards)
             if ordered:
-                lies_on = _lies_on(rules.building)
                 for upper in cards[-2 : -count - 1 : -1]:
                     if upper not in lies_on[moving]:
                         ordered = False
@@ -366,13 +367,13 @@ class Table:
         target_cards = self.columns[target]
         if target_cards:
             onto = target_cards[-1]
-            if not can_stack(moving, onto, rules.building):
+            if onto not in lies_on[moving]:
                 if not explain:
                     return UNEXPLAINED
                 return f"{card_label(moving)} cannot go on {card_label(onto)}: {_building_words(rules.building)}"
         elif rules.empty_columns is _KINGS_ONLY and card_rank(moving) != KING:
             return "only a king may fill an empty column under these rules"
-        if count > self.empty_cells + 1:  # the capacity is never less, which mostly decides
+        if count > self.cells.count(None) + 1:  # the capacity (never less) mostly decides
             limit = self.capacity(rules, to_empty_column=not target_cards)
             if count > limit:
                 if not explain:
