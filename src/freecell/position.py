@@ -97,6 +97,7 @@ _ALTERNATE_COLOURS: Final = Building.ALTERNATE_COLOURS
 _ANY_CARD: Final = EmptyColumns.ANY_CARD
 _KINGS_ONLY: Final = EmptyColumns.KINGS_ONLY
 _UNLIMITED: Final = SequenceMoves.UNLIMITED
+_SINGLE_CARD_STEPS: Final = SequenceMoves.SINGLE_CARD_STEPS
 _NEVER: Final = FoundationReturn.NEVER
 _TO_TABLEAU_OR_CELL: Final = FoundationReturn.TO_TABLEAU_OR_CELL
 
@@ -220,24 +221,27 @@ class Table:
         column ``target`` now (0 when none may)."""
         if source == target or not self.columns[source]:
             return 0
-        run = self.run_length(source, rules.building)
+        return self._most_movable(source, target, self.run_length(source, rules.building), rules)
+
+    def _most_movable(self, source: int, target: int, run: int, rules: Rules) -> int:
+        """:meth:`max_movable` between two columns, the run at the exposed end of
+        ``source`` (``run`` cards, at least one) known: every target of a source shares it."""
+        cards = self.columns[source]
         target_cards = self.columns[target]
         if target_cards:
-            fitting = self._fitting_count(source, target_cards[-1], run, rules.building)
-            limit = self.capacity(rules, to_empty_column=False)
-            return fitting if fitting and fitting <= limit else 0
+            onto = target_cards[-1]
+            # the ranks of a run rise by one a card, so only the count whose base is one
+            # rank below ``onto`` may fit
+            fitting = (onto >> 2) - (cards[-1] >> 2)
+            if not 0 < fitting <= run or not can_stack(cards[-fitting], onto, rules.building):
+                return 0
+            if fitting > 1 and fitting > self.capacity(rules, to_empty_column=False):
+                return 0
+            return fitting
         limit = min(run, self.capacity(rules, to_empty_column=True))
-        if rules.empty_columns is EmptyColumns.KINGS_ONLY:
-            cards = self.columns[source]
+        if rules.empty_columns is _KINGS_ONLY:
             return next((n for n in range(limit, 0, -1) if card_rank(cards[-n]) == KING), 0)
         return limit
-
-    def _fitting_count(self, source: int, onto: Card, run: int, building: Building) -> int:
-        cards = self.columns[source]
-        for n in range(1, run + 1):
-            if can_stack(cards[-n], onto, building):
-                return n
-        return 0
 
     # --- legality -----------------------------------------------------------------------
 
@@ -311,10 +315,9 @@ class Table:
         if card is None:
             return f"{_place_words(source)} is empty" if explain else UNEXPLAINED
         if source_kind is _FOUNDATION:
-            if rules.foundation_return is _NEVER:
-                return "cards on the foundations stay there under these rules"
-            if target_kind is _CELL and rules.foundation_return is not _TO_TABLEAU_OR_CELL:
-                return "a foundation card may only come back to the tableau under these rules"
+            reason = _why_not_from_foundation(rules, to_cell=target_kind is _CELL)
+            if reason is not None:
+                return reason
         if count > 1:
             if source_kind is not _COLUMN:
                 return "only one card at a time leaves a cell or a foundation"
@@ -420,38 +423,47 @@ class Table:
 
     def moves_from(self, source: Place, rules: Rules) -> list[Move]:
         """Every legal move that takes cards from ``source`` (the page's highlights)."""
+        # Brute-force searches list the moves of millions of positions, so each candidate is
+        # judged on the cards, by why_illegal's own rules, and a Move is made only for the
+        # legal ones.
+        kind, index = source.kind, source.index
         card = self.card_at(source)
         if card is None:
             return []
         moves: list[Move] = []
-        if source.kind is not PlaceKind.FOUNDATION and self.home_pile(card) is not None:
-            moves.append(Move(source, Place.foundation(card_suit(card))))
-        to_cells = source.kind is PlaceKind.COLUMN or (
-            source.kind is PlaceKind.FOUNDATION and rules.foundation_return is FoundationReturn.TO_TABLEAU_OR_CELL
-        )
+        if kind is _FOUNDATION:
+            if _why_not_from_foundation(rules, to_cell=False) is not None:
+                return moves  # nothing comes back from a foundation
+            to_cells = _why_not_from_foundation(rules, to_cell=True) is None
+        else:
+            if self.home_pile(card) is not None:
+                moves.append(Move(source, _FOUNDATION_PLACES[card & 3]))
+            to_cells = kind is _COLUMN  # a card does not move from one cell to another
         if to_cells:
-            moves.extend(Move(source, Place.cell(i)) for i, c in enumerate(self.cells) if c is None)
-        single_cards = rules.sequence_moves is SequenceMoves.SINGLE_CARD_STEPS
-        for i in range(len(self.columns)):
-            target = Place.column(i)
-            if target == source:
-                continue
-            if source.kind is PlaceKind.COLUMN and not single_cards:
-                most = self.max_movable(source.index, i, rules)
+            moves.extend(Move(source, Place.cell(i)) for i, held in enumerate(self.cells) if held is None)
+        columns = range(len(self.columns))
+        if kind is _COLUMN and rules.sequence_moves is not _SINGLE_CARD_STEPS:
+            run = self.run_length(index, rules.building)
+            for i in columns:
+                if i == index:
+                    continue
+                most = self._most_movable(index, i, run, rules)
+                if not most:
+                    continue
+                target = Place.column(i)
                 if self.columns[i]:
-                    if most:
-                        moves.append(Move(source, target, most))
+                    moves.append(Move(source, target, most))
                 else:
                     moves.extend(
                         Move(source, target, n)
                         for n in range(1, most + 1)
-                        if rules.empty_columns is EmptyColumns.ANY_CARD
-                        or card_rank(self.columns[source.index][-n]) == KING
+                        if rules.empty_columns is _ANY_CARD or card_rank(self.columns[index][-n]) == KING
                     )
-            else:
-                move = Move(source, target)
-                if self.why_illegal(move, rules, explain=False) is None:
-                    moves.append(move)
+        else:
+            why_not = self._why_not_onto_column
+            for i in columns:
+                if (i != index or kind is not _COLUMN) and why_not(index, card, 1, i, rules, False) is None:
+                    moves.append(Move(source, Place.column(i)))
         return moves
 
     def home_moves(self) -> Iterator[Move]:
@@ -831,6 +843,16 @@ def _replace(values: tuple, index: int, value: object) -> tuple:  # type: ignore
     changed = list(values)
     changed[index] = value
     return tuple(changed)
+
+
+def _why_not_from_foundation(rules: Rules, *, to_cell: bool) -> str | None:
+    """Why a card may not come back from a foundation, to a cell or to a column, under
+    ``rules`` (None where it may, the target's cards allowing)."""
+    if rules.foundation_return is _NEVER:
+        return "cards on the foundations stay there under these rules"
+    if to_cell and rules.foundation_return is not _TO_TABLEAU_OR_CELL:
+        return "a foundation card may only come back to the tableau under these rules"
+    return None
 
 
 _SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
