@@ -31,7 +31,7 @@ from typing import Final
 
 from freecell.cards import parse_suit
 from freecell.errors import InvalidInputError
-from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position, Table, can_stack
+from freecell.position import IllegalMoveError, Move, Place, PlaceKind, Position, Table
 from freecell.rules import Rules
 
 COLUMN_CHARS: Final = "1234567890"
@@ -201,11 +201,8 @@ def _column_move(source: int, target: int, count: int) -> Move:
 
 
 def _implied_count(position: Table, column: int, onto: int, rules: Rules) -> int:
-    cards = position.columns[column]
-    for n in range(1, position.run_length(column, rules.building) + 1):
-        if can_stack(cards[-n], onto, rules.building):
-            return n
-    return 1
+    run = position.run_length(column, rules.building)
+    return position.fitting_count(column, onto, run, rules.building) or 1
 
 
 def format_move(move: Move, position: Position) -> str:

@@ -226,22 +226,25 @@ class Table:
     def _most_movable(self, source: int, target: int, run: int, rules: Rules) -> int:
         """:meth:`max_movable` between two columns, the run at the exposed end of
         ``source`` (``run`` cards, at least one) known: every target of a source shares it."""
-        cards = self.columns[source]
         target_cards = self.columns[target]
         if target_cards:
-            onto = target_cards[-1]
-            # the ranks of a run rise by one a card, so only the count whose base is one
-            # rank below ``onto`` may fit
-            fitting = (onto >> 2) - (cards[-1] >> 2)
-            if not 0 < fitting <= run or not can_stack(cards[-fitting], onto, rules.building):
-                return 0
+            fitting = self.fitting_count(source, target_cards[-1], run, rules.building)
             if fitting > 1 and fitting > self.capacity(rules, to_empty_column=False):
                 return 0
             return fitting
         limit = min(run, self.capacity(rules, to_empty_column=True))
         if rules.empty_columns is _KINGS_ONLY:
+            cards = self.columns[source]
             return next((n for n in range(limit, 0, -1) if card_rank(cards[-n]) == KING), 0)
         return limit
+
+    def fitting_count(self, source: int, onto: Card, run: int, building: Building) -> int:
+        """How many cards of the ordered run at the exposed end of column ``source``
+        (``run`` cards) go onto ``onto`` as one run, 0 where no count does: the ranks of a
+        run rise by one a card, so only the count whose base is one rank below ``onto`` may."""
+        cards = self.columns[source]
+        count = (onto >> 2) - (cards[-1] >> 2)
+        return count if 0 < count <= run and can_stack(cards[-count], onto, building) else 0
 
     # --- legality -----------------------------------------------------------------------
 
@@ -687,7 +690,8 @@ class WorkingTable(Table):
                         onto_column.append(column.pop())
                         continue
                     # the count a run's text implies: its base is one rank below the card it
-                    # goes on, so the cards' ranks tell it (see notation._implied_count)
+                    # goes on, so the cards' ranks tell it (as Table.fitting_count; why_not
+                    # checks the run)
                     count = (onto >> 2) - (card >> 2)
                     if count > 1 and why_not(source, card, count, target, rules, False) is None:
                         onto_column += column[-count:]
