@@ -31,7 +31,9 @@ from typing import Final
 # add urllib.parse and ipaddress to each start-up), json is imported only where a build
 # is checked (not in the browser, nor with FREECELL_PURE_PYTHON), and no hashlib.
 PACKAGE_DIR: Final = os.path.dirname(os.path.realpath(__file__))
-COMPILED: Final = ("board", "depth_first", "rating", "search", "steps", "tables", "take_backs", "transcript", "twins")
+COMPILED: Final = (
+    "board", "depth_first", "frontier", "rating", "search", "steps", "tables", "take_backs", "transcript", "twins"
+)
 COMPILED_DIR: Final = os.path.join(PACKAGE_DIR, "_compiled")
 MANIFEST: Final = "SOURCES.json"
 PURE_PYTHON_VARIABLE: Final = "FREECELL_PURE_PYTHON"

@@ -24,6 +24,7 @@ from enum import Enum
 from typing import Final, Generic, Protocol, TypeVar
 
 from freecell.errors import InvalidInputError
+from freecell.solver.frontier import Frontier
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -50,8 +51,9 @@ _LATE_BY: Final = 0.5
 WON: Final = -(10**9)
 _GOAL_BELOW: Final = WON // 2
 _MOVES_PER_POSITION: Final = 4
-# A frontier entry is an int (see _entry): the priority above these bits, the child's
-# number in the list of those waiting below them (inverted: the newest first).
+# An entry of Alternating's frontiers is an int (see _entry): the priority above these
+# bits, the child's number in the list of those waiting below them (inverted: the newest
+# first).
 _ORDER_BITS: Final = 32
 _ORDER_LAST: Final = (1 << _ORDER_BITS) - 1
 # A search asks its budget whether it is spent every CHECK_EVERY positions expanded (the
@@ -451,13 +453,9 @@ class BestFirst(Generic[S, M, T]):
         self.came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
         # Each entry waiting is (g, key, state, None, None) for a state already made and
         # seen, or (g, parent's key, parent, move, what playing it gives, if it was made
-        # already) for a child not yet seen: in ``waiting`` at its number, and in the
-        # frontier as one int, its priority and its number (see _entry). A slot is
-        # emptied when its entry is taken.
-        self.waiting: list[tuple[int, bytes, S, M | None, tuple[S, T] | None] | None] = [
-            (0, start_key, start, None, None)
-        ]
-        self.frontier: list[int] = [_entry(0, 0)]
+        # already) for a child not yet seen.
+        self.frontier: Frontier[tuple[int, bytes, S, M | None, tuple[S, T] | None]] = Frontier()
+        self.frontier.push(0, (0, start_key, start, None, None))
         self.expanded = 0
         self.ended: SearchRun[S, T] | None = None
         # States known to reach no goal (see DeadEnds): seen, never expanded.
@@ -477,7 +475,6 @@ class BestFirst(Generic[S, M, T]):
             return self.ended
         came_from = self.came_from
         frontier = self.frontier
-        waiting = self.waiting
         path_weight = self.path_weight
         cost = self.cost
         bound = self.bound
@@ -485,9 +482,6 @@ class BestFirst(Generic[S, M, T]):
         expanded = 0
         allowed = budget.positions_allowed(cap)
         stop_at = -1 if allowed is None else allowed  # (an int: compiled, compared as one)
-        heappush = heapq.heappush
-        heappop = heapq.heappop
-        heappushpop = heapq.heappushpop
         randrange = self.randrange
         problem = self.problem
         key_of = problem.key
@@ -497,21 +491,8 @@ class BestFirst(Generic[S, M, T]):
         heuristic = problem.heuristic
         prune = self.prune
         found: SearchRun[S, T] | None = None
-        # The best entry of the children just rated is held out of the frontier: taken
-        # next with heappushpop(), it costs no sifting when it is the best of all (as it
-        # often is), and one pass otherwise. The frontier takes entries in the same order.
-        holding = False
-        held = 0
-        while frontier or holding:
-            if holding:
-                entry = heappushpop(frontier, held)
-                holding = False
-            else:
-                entry = heappop(frontier)
-            order = _ORDER_LAST - (entry & _ORDER_LAST)
-            taken = waiting[order]
-            assert taken is not None  # each entry is taken once
-            waiting[order] = None
+        while frontier.size:
+            taken = frontier.take()
             g, key, state, move, made = taken
             if move is not None:
                 parent_key = key
@@ -527,16 +508,15 @@ class BestFirst(Generic[S, M, T]):
                     key = key_of(state)
                     if key in came_from:
                         continue
-                if entry >> _ORDER_BITS < _GOAL_BELOW and is_goal(state):
+                if frontier.priority < _GOAL_BELOW and is_goal(state):
                     came_from[key] = (parent_key, via)
                     found = SearchRun(SearchEnd.FOUND, path_to(came_from, key), state)
                     break
             if expanded == stop_at or (
-                expanded % CHECK_EVERY == 0 and budget.exhausted(len(came_from) + len(frontier) // _MOVES_PER_POSITION)
+                expanded % CHECK_EVERY == 0 and budget.exhausted(len(came_from) + frontier.size // _MOVES_PER_POSITION)
             ):
                 # A search stopped here loses nothing: the entry waits again, as it was.
-                waiting[order] = taken
-                heappush(frontier, entry)
+                frontier.push(frontier.priority, taken)
                 self.expanded += expanded
                 return SearchRun(SearchEnd.LIMIT)
             if move is not None:
@@ -552,16 +532,7 @@ class BestFirst(Generic[S, M, T]):
                     if bound is None or child_g < bound:
                         if randrange is not None:
                             h += randrange(noise)
-                        child_entry = _entry(h + path_weight * child_g, len(waiting))
-                        if not holding:
-                            held = child_entry
-                            holding = True
-                        elif child_entry < held:
-                            heappush(frontier, held)
-                            held = child_entry
-                        else:
-                            heappush(frontier, child_entry)
-                        waiting.append((child_g, key, state, child_move, child_made))
+                        frontier.push(h + path_weight * child_g, (child_g, key, state, child_move, child_made))
                 continue
             for child_move in moves(state):
                 child_g = g + cost(child_move)
@@ -575,8 +546,7 @@ class BestFirst(Generic[S, M, T]):
                 if is_goal(child):
                     found = SearchRun(SearchEnd.FOUND, path_to(came_from, child_key), child)
                     break
-                heappush(frontier, _entry(heuristic(child) + path_weight * child_g, len(waiting)))
-                waiting.append((child_g, child_key, child, None, None))
+                frontier.push(heuristic(child) + path_weight * child_g, (child_g, child_key, child, None, None))
             if found is not None:
                 break
         self.expanded += expanded

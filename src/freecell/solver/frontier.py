@@ -1,0 +1,77 @@
+"""The frontier of a best-first search: entries taken by priority, the newest first."""
+
+from __future__ import annotations
+
+import heapq
+from typing import Final, Generic, TypeVar
+
+E = TypeVar("E")
+
+# Priorities from 0 up to this have a stack each, in a list indexed by the priority and
+# grown (by _GROWN_BY at least) as higher ones come: empty places hold None. Any other
+# priority (a goal's, far below 0) waits in a heap.
+_MOST_LISTED: Final = 1 << 20
+_GROWN_BY: Final = 256
+
+
+class Frontier(Generic[E]):
+    """Entries waiting, each with an int priority: :meth:`take` gives the one of lowest
+    priority, and among equal priorities the one pushed last (a search dives).
+
+    That is the order of a heap of ``(priority, -n)`` for the n-th entry pushed, and an
+    entry taken and pushed back at once with its priority comes next again (a search
+    stopped at its limit goes on as if it had not stopped). Each priority from 0 up to
+    ``_MOST_LISTED`` has a stack of its own, the lowest that may hold an entry kept, so
+    that a push or a take compares no entries; the rare other priorities wait in a heap.
+    """
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.priority = 0  # that of the entry last taken
+        self._stacks: list[list[E] | None] = []
+        self._lowest = _MOST_LISTED  # no stack below it holds an entry
+        self._others: list[tuple[int, int, E]] = []  # (priority, -n, entry), a heap
+        self._others_pushed = 0
+
+    def push(self, priority: int, entry: E) -> None:
+        stacks = self._stacks
+        if 0 <= priority < len(stacks):
+            self.size += 1
+            stack = stacks[priority]
+            if stack is None:
+                stacks[priority] = [entry]
+            else:
+                stack.append(entry)
+            if priority < self._lowest:
+                self._lowest = priority
+        elif 0 <= priority < _MOST_LISTED:
+            grown = min(max(priority + 1, 2 * len(stacks), _GROWN_BY), _MOST_LISTED)
+            stacks.extend([None] * (grown - len(stacks)))
+            self.push(priority, entry)
+        else:
+            self.size += 1
+            self._others_pushed += 1
+            heapq.heappush(self._others, (priority, -self._others_pushed, entry))
+
+    def take(self) -> E:
+        """The entry of lowest priority, the newest among equals (the frontier must not
+        be empty); :attr:`priority` tells its priority."""
+        others = self._others
+        if others and (others[0][0] < 0 or self.size == len(others)):
+            self.size -= 1
+            self.priority, _, entry = heapq.heappop(others)
+            return entry
+        self.size -= 1
+        stacks = self._stacks
+        lowest = self._lowest
+        stack = stacks[lowest]
+        while not stack:
+            lowest += 1
+            stack = stacks[lowest]
+        assert stack is not None
+        self.priority = lowest
+        entry = stack.pop()
+        if not stack and self.size == len(others):
+            lowest = _MOST_LISTED  # none left in the stacks: the next push tells the lowest
+        self._lowest = lowest
+        return entry

@@ -1,0 +1,51 @@
+"""The best-first frontier takes its entries in the order of a heap of ``_entry`` ints:
+the lowest priority first, and among equals the newest, whatever the priorities."""
+
+from __future__ import annotations
+
+import heapq
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from freecell.solver.frontier import _MOST_LISTED, Frontier
+from freecell.solver.search import _ORDER_BITS, _ORDER_LAST, WON, _entry
+
+PRIORITIES = st.one_of(
+    st.integers(0, 12),  # many equal
+    st.integers(0, 3000),  # the list of stacks grown as they come
+    st.integers(-8, -1),  # below the stacks
+    st.integers(WON, WON + 6),  # a goal's
+    st.integers(_MOST_LISTED - 3, _MOST_LISTED + 3),  # around the stacks' end
+)
+# ("push", priority), ("take", 0), or ("stop", 0): an entry taken and put back, as a
+# search stopped at its limit does before it runs again.
+OPERATIONS = st.lists(
+    st.one_of(st.tuples(st.just("push"), PRIORITIES), st.tuples(st.sampled_from(("take", "stop")), st.just(0))),
+    max_size=200,
+)
+
+
+@given(OPERATIONS)
+def test_the_frontier_takes_entries_in_the_order_of_a_heap_of_entry_ints(operations: list[tuple[str, int]]) -> None:
+    frontier: Frontier[int] = Frontier()
+    heap: list[int] = []
+    pushed = 0
+    for operation, priority in operations:
+        if operation == "push":
+            frontier.push(priority, pushed)
+            heapq.heappush(heap, _entry(priority, pushed))
+            pushed += 1
+        elif heap:
+            expected = heapq.heappop(heap)
+            taken = frontier.take()
+            assert (frontier.priority, taken) == (expected >> _ORDER_BITS, _ORDER_LAST - (expected & _ORDER_LAST))
+            if operation == "stop":
+                frontier.push(frontier.priority, taken)
+                heapq.heappush(heap, expected)
+        assert frontier.size == len(heap)
+    taken_all = []
+    while frontier.size:
+        entry = frontier.take()
+        taken_all.append((frontier.priority, entry))
+    assert taken_all == [(entry >> _ORDER_BITS, _ORDER_LAST - (entry & _ORDER_LAST)) for entry in sorted(heap)]
