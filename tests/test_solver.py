@@ -23,7 +23,7 @@ from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, searches, solve, solve_deal, solving
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.plan import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL, Plan, plan_for
-from freecell.solver.search import _ORDER_BITS, _ORDER_LAST, Alternating, BestFirst, Budget, SearchEnd, _entry
+from freecell.solver.search import Alternating, BestFirst, Budget, SearchEnd
 from freecell.solver.steps import HOME
 from freecell.solver.transcript import SolverError, write_moves
 
@@ -478,14 +478,3 @@ def test_under_take_back_rules_the_last_search_goes_on_behind_the_proof() -> Non
     assert_wins(position, rules, result.moves)
     dropped = _proof_at_once(rules, late=slice(0, 0), kept_room=0)
     assert solve(position, rules, limit=limit, plan=dropped).status is SolveStatus.LIMIT_REACHED
-
-
-@given(st.lists(st.integers(-(10**9), 10**6), min_size=1, max_size=60))
-def test_a_frontier_takes_the_lowest_priority_first_and_among_equals_the_newest(priorities: list[int]) -> None:
-    """A frontier entry is one int: ints sorted come in the order of their priorities,
-    ties going to the entry made last (the search dives), and each gives back its
-    priority and its number."""
-    entries = [_entry(priority, order) for order, priority in enumerate(priorities)]
-    taken = [_ORDER_LAST - (entry & _ORDER_LAST) for entry in sorted(entries)]
-    assert taken == sorted(range(len(priorities)), key=lambda order: (priorities[order], -order))
-    assert [entry >> _ORDER_BITS for entry in entries] == priorities

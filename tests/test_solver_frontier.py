@@ -1,5 +1,6 @@
-"""The best-first frontier takes its entries in the order of a heap of ``_entry`` ints:
-the lowest priority first, and among equals the newest, whatever the priorities."""
+"""The best-first frontier takes its entries in the order of a heap of ``(priority, -n)``
+for the n-th entry pushed: the lowest priority first, and among equals the newest,
+whatever the priorities."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from freecell.solver.frontier import _MOST_LISTED, Frontier
-from freecell.solver.search import _ORDER_BITS, _ORDER_LAST, WON, _entry
+from freecell.solver.search import WON
 
 PRIORITIES = st.one_of(
     st.integers(0, 12),  # many equal
@@ -27,25 +28,25 @@ OPERATIONS = st.lists(
 
 
 @given(OPERATIONS)
-def test_the_frontier_takes_entries_in_the_order_of_a_heap_of_entry_ints(operations: list[tuple[str, int]]) -> None:
+def test_a_frontier_takes_the_lowest_priority_first_then_the_newest(operations: list[tuple[str, int]]) -> None:
     frontier: Frontier[int] = Frontier()
-    heap: list[int] = []
+    heap: list[tuple[int, int]] = []
     pushed = 0
     for operation, priority in operations:
         if operation == "push":
             frontier.push(priority, pushed)
-            heapq.heappush(heap, _entry(priority, pushed))
+            heapq.heappush(heap, (priority, -pushed))
             pushed += 1
         elif heap:
-            expected = heapq.heappop(heap)
+            expected_priority, number = heapq.heappop(heap)
             taken = frontier.take()
-            assert (frontier.priority, taken) == (expected >> _ORDER_BITS, _ORDER_LAST - (expected & _ORDER_LAST))
+            assert (frontier.priority, taken) == (expected_priority, -number)
             if operation == "stop":
                 frontier.push(frontier.priority, taken)
-                heapq.heappush(heap, expected)
+                heapq.heappush(heap, (expected_priority, number))
         assert frontier.size == len(heap)
     taken_all = []
     while frontier.size:
         entry = frontier.take()
         taken_all.append((frontier.priority, entry))
-    assert taken_all == [(entry >> _ORDER_BITS, _ORDER_LAST - (entry & _ORDER_LAST)) for entry in sorted(heap)]
+    assert taken_all == [(priority, -number) for priority, number in sorted(heap)]

@@ -14,7 +14,6 @@ seen is recognised when taken, not when found.
 from __future__ import annotations
 
 import functools
-import heapq
 import os
 import re
 import time
@@ -51,11 +50,6 @@ _LATE_BY: Final = 0.5
 WON: Final = -(10**9)
 _GOAL_BELOW: Final = WON // 2
 _MOVES_PER_POSITION: Final = 4
-# An entry of Alternating's frontiers is an int (see _entry): the priority above these
-# bits, the child's number in the list of those waiting below them (inverted: the newest
-# first).
-_ORDER_BITS: Final = 32
-_ORDER_LAST: Final = (1 << _ORDER_BITS) - 1
 # A search asks its budget whether it is spent every CHECK_EVERY positions expanded (the
 # clock is read each time), and the budget reads the resident size every _READ_EVERY
 # of those questions (about 20 µs a reading: every 1,024 positions).
@@ -589,10 +583,14 @@ class Alternating(Generic[S, M, T]):
         start_key = problem.key(start)
         self.came_from: dict[bytes, tuple[bytes, T] | None] = {start_key: None}
         # Each child waiting is (g, key, state) in ``waiting``, at its number, and in each
-        # ranking's frontier as one int, its priority there and its number (see
-        # _entry); None once it is expanded, which the other frontiers then pass by.
+        # ranking's frontier by its number, with its priority there; None once it is
+        # expanded, which the other frontiers then pass by.
         self.waiting: list[tuple[int, bytes, S] | None] = [(0, start_key, start)]
-        self.frontiers: list[list[int]] = [[_entry(0, 0)] for _ in self.rankings]
+        self.frontiers: list[Frontier[int]] = []
+        for _ in self.rankings:
+            frontier: Frontier[int] = Frontier()
+            frontier.push(0, 0)
+            self.frontiers.append(frontier)
         self.expanded_keys: set[bytes] = set()
         self.turn = 0
         self.expanded = 0
@@ -622,8 +620,6 @@ class Alternating(Generic[S, M, T]):
         is_goal = problem.is_goal
         moves = problem.moves
         heuristic = problem.heuristic
-        heappush = heapq.heappush
-        heappop = heapq.heappop
         turn = self.turn
         prune = self.prune
         expanded = 0
@@ -631,11 +627,10 @@ class Alternating(Generic[S, M, T]):
         found: SearchRun[S, T] | None = None
         while True:
             frontier = frontiers[turn]
-            entry = order = -1
+            order = -1
             taken = None
-            while frontier:
-                entry = heappop(frontier)
-                order = _ORDER_LAST - (entry & _ORDER_LAST)
+            while frontier.size:
+                order = frontier.take()
                 taken = waiting[order]
                 if taken is not None:
                     break
@@ -643,9 +638,9 @@ class Alternating(Generic[S, M, T]):
                 break  # this frontier is empty: every position seen was expanded
             if expanded == stop_at or (
                 expanded % CHECK_EVERY == 0
-                and budget.exhausted(len(came_from) + sum(map(len, frontiers)) // _MOVES_PER_POSITION)
+                and budget.exhausted(len(came_from) + sum(each.size for each in frontiers) // _MOVES_PER_POSITION)
             ):
-                heappush(frontier, entry)
+                frontier.push(frontier.priority, order)
                 self.turn = turn
                 self.expanded += expanded
                 return SearchRun(SearchEnd.LIMIT)
@@ -674,7 +669,7 @@ class Alternating(Generic[S, M, T]):
                 units = measure(child)
                 for index in range(count):
                     path_weight, per_unit = rankings[index]
-                    heappush(frontiers[index], _entry(h + per_unit * units + path_weight * child_g, number))
+                    frontiers[index].push(h + per_unit * units + path_weight * child_g, number)
             if found is not None:
                 break
         self.turn = turn
@@ -699,13 +694,6 @@ def _unseen_child(
         return None
     child, via = problem.play(state, move)
     return child_key, child, via
-
-
-def _entry(priority: int, order: int) -> int:
-    """A frontier's entry for the child waiting at ``order`` with ``priority``: one int,
-    so that the heap compares ints, not tuples. Lower priorities come first, and among
-    equals the newest child (the search dives)."""
-    return (priority << _ORDER_BITS) | (_ORDER_LAST - order)
 
 
 def path_to(came_from: dict[bytes, tuple[bytes, T] | None], key: bytes) -> tuple[T, ...]:
