@@ -8,8 +8,8 @@ from typing import Final, Generic, TypeVar
 E = TypeVar("E")
 
 # Priorities from 0 up to this have a stack each, in a list indexed by the priority and
-# grown (by _GROWN_BY at least) as higher ones come: empty places hold None. Any other
-# priority (a goal's, far below 0) waits in a heap.
+# grown as higher ones come, to _GROWN_BY past the highest: empty places hold None. Any
+# other priority (a goal's, far below 0) waits in a heap.
 _MOST_LISTED: Final = 1 << 20
 _GROWN_BY: Final = 256
 
@@ -45,8 +45,7 @@ class Frontier(Generic[E]):
             if priority < self._lowest:
                 self._lowest = priority
         elif 0 <= priority < _MOST_LISTED:
-            grown = min(max(priority + 1, 2 * len(stacks), _GROWN_BY), _MOST_LISTED)
-            stacks.extend([None] * (grown - len(stacks)))
+            stacks.extend([None] * (min(priority + _GROWN_BY, _MOST_LISTED) - len(stacks)))
             self.push(priority, entry)
         else:
             self.size += 1
