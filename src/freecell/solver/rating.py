@@ -8,7 +8,7 @@ first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from freecell.solver.search import WON
 from freecell.solver.steps import (
@@ -44,15 +44,18 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     # Each column's share of the heuristic and its disorder, packed (see ColumnValues),
     # and how many cards wanted lie in it (every copy, as heuristic() counts them), and
     # how deep.
-    packed_of: list[int] = []
+    # (Listed as found in the table, typed so: compiled, a value put in a list of ints
+    # would be boxed anew.)
+    found_of: list[int | None] = []
     packed = 0
     hits: list[int] = []
     depth = 0
     for column in columns:
         found = known.get(column)
-        value = values.worked_out(column) if found is None else found
-        packed_of.append(value)
-        packed += value
+        found_of.append(found)
+        if found is None:
+            found = found_of[-1] = values.worked_out(column)
+        packed += found
         height = len(column)
         here = 0
         for where in range(height):
@@ -60,6 +63,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 depth += height - where - 1
                 here += 1
         hits.append(here)
+    packed_of = cast("list[int]", found_of)
     shift, mask, lowest_at = SHARE_SHIFT, DISORDER_MASK, LOWEST_SHIFT
     disorder = packed & mask
     one_deck = problem.pile_count == 4
