@@ -674,8 +674,12 @@ class WorkingTable(Table):
                 column = columns[source]
                 if column:
                     card = column[-1]
-                    suit = card & 3  # home_pile, its one-deck answer inlined
-                    pile = suit if foundations[suit] == card >> 2 else home_pile(card)
+                    suit = card & 3
+                    if foundations[suit] == card >> 2:  # home_pile's one-deck answer, inlined
+                        del column[-1]
+                        foundations[suit] += 1
+                        continue
+                    pile = home_pile(card)
                     if pile is not None:
                         del column[-1]
                         foundations[pile] += 1

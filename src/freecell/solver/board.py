@@ -15,6 +15,7 @@ is argued in ``docs/solver.md`` ("Why the reductions lose no win").
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 from freecell.position import Position
@@ -84,6 +85,11 @@ LAZY_TAKE_BACKS = True
 FUSED_TAKE_BACKS = True
 
 _PLAIN_WEIGHTS: Final = Weights()
+# The rules' choices a problem asks about, read once (an enum member is slow to look up).
+_TO_TABLEAU_OR_CELL: Final = FoundationReturn.TO_TABLEAU_OR_CELL
+_KINGS_ONLY: Final = EmptyColumns.KINGS_ONLY
+_UNLIMITED_RUNS: Final = SequenceMoves.UNLIMITED
+_ALTERNATE_COLOURS: Final = Building.ALTERNATE_COLOURS
 
 
 def _marked(cards: list[int]) -> bytes:
@@ -94,6 +100,31 @@ def _marked(cards: list[int]) -> bytes:
     for card in cards:
         table[card] = 1
     return bytes(table)
+
+
+class SharedTables:
+    """The tables and caches that every problem of one building rule, number of piles
+    and of columns shares (each made by its own function in :mod:`~freecell.solver.tables`,
+    :mod:`~freecell.solver.steps` and :mod:`~freecell.solver.twins`), gathered so that a
+    problem finds them all with one look-up (:func:`shared_tables`; a look-up for each cost a
+    solve some 5k instructions more). Its attributes never change; the caches among them
+    fill as the problems sharing them ask."""
+
+    def __init__(self, building: Building, pile_count: int, column_count: int) -> None:
+        self.follows, self.children, self.safe_needs = building_tables(building, pile_count)
+        self.parents = parents_table(building)
+        self.settled_known = settled_cache(building, pile_count)
+        self.takeable_known = takeable_cache(building)
+        self.raised_known = raised_cache(pile_count)
+        self.held_known = held_cache()
+        self.columns_in = column_sets(column_count)
+        self.common_steps = common_steps(column_count)
+        self.pair_tables = pair_tables()
+
+
+@functools.cache
+def shared_tables(building: Building, pile_count: int, column_count: int) -> SharedTables:
+    return SharedTables(building, pile_count, column_count)
 
 
 class FreeCellProblem:
@@ -131,48 +162,53 @@ class FreeCellProblem:
         classes: bool = True,
         fused: bool = True,
     ) -> None:
+        # Each of the rules' attributes read once: compiled, reading one costs a lookup.
+        building = rules.building
+        takes_back = rules.takes_back
+        column_count = rules.columns
         self.rules = rules
         self.weights = weights
         self.cell_weight = weights.in_play + weights.cell
         self.complete = complete
-        self.takes_back = rules.takes_back
+        self.takes_back = takes_back
         self.eager = eager and not complete
         self.whole_runs = whole_runs and not complete
-        self.back_to_cell = rules.foundation_return is FoundationReturn.TO_TABLEAU_OR_CELL
+        self.back_to_cell = rules.foundation_return is _TO_TABLEAU_OR_CELL
         self.cell_count = rules.cells
-        self.pile_count = rules.foundation_count
-        self.lazy_take_backs = LAZY_TAKE_BACKS and self.pile_count == 4
-        self.fuses = fused and FUSED_TAKE_BACKS and self.lazy_take_backs and complete and rules.takes_back
+        self.pile_count = pile_count = rules.foundation_count
+        self.lazy_take_backs = LAZY_TAKE_BACKS and pile_count == 4
+        self.fuses = fused and FUSED_TAKE_BACKS and self.lazy_take_backs and complete and takes_back
         self.truncated = False  # whether some position's fused steps were left out
         self.ways_left = 0  # while a position's fused steps are made
-        self.kings_only = rules.empty_columns is EmptyColumns.KINGS_ONLY
-        self.unlimited = rules.sequence_moves is SequenceMoves.UNLIMITED
+        self.kings_only = rules.empty_columns is _KINGS_ONLY
+        self.unlimited = rules.sequence_moves is _UNLIMITED_RUNS
         self.moves_runs = (not complete if runs is None else runs) or self.unlimited
-        self.follows, self.children, self.safe_needs = building_tables(rules.building, self.pile_count)
-        self.parents = parents_table(rules.building)
-        self.values = column_values(rules.building, weights)
+        shared = shared_tables(building, pile_count, column_count)
+        self.follows, self.children, self.safe_needs = shared.follows, shared.children, shared.safe_needs
+        self.parents = shared.parents
+        self.values = column_values(building, weights)
         # Shared by every problem that sends the same cards home by itself.
         # Only the complete problem takes cards back: only there must a card sent home be
         # settled (the fast one's searches never claim a loss under take-back rules).
-        self.settling = complete and rules.takes_back
-        self.homeward_known = homeward_cache(rules.building, self.pile_count, self.settling, self.eager)
-        self.settled_known = settled_cache(rules.building, self.pile_count)
-        self.takeable_known = takeable_cache(rules.building)
-        self.chained = rules.building is Building.ALTERNATE_COLOURS
-        self.raised_known = raised_cache(self.pile_count)
-        self.held_known = held_cache()
-        self.columns_in = column_sets(rules.columns)
-        self.column_indexes = list(range(rules.columns))  # (only read: _close scans it)
+        self.settling = complete and takes_back
+        self.homeward_known = homeward_cache(building, pile_count, self.settling, self.eager)
+        self.settled_known = shared.settled_known
+        self.takeable_known = shared.takeable_known
+        self.chained = building is _ALTERNATE_COLOURS
+        self.raised_known = shared.raised_known
+        self.held_known = shared.held_known
+        self.columns_in = shared.columns_in
+        self.column_indexes = list(range(column_count))  # (only read: _close scans it)
         # The commonest steps, made once (compiled, a tuple built per step boxes its ints).
-        self.common_steps = common_steps(rules.columns)
+        self.common_steps = shared.common_steps
         if twins and not twins & (ON_CARD | IN_TOP_RUN | IN_BUILT_RUN):
             raise ValueError(
                 "a twin moved onto a card must stay loose: twins needs ON_CARD, IN_TOP_RUN or IN_BUILT_RUN"
             )
-        relaxable = can_relax(rules) and not (self.eager or self.whole_runs or self.moves_runs)
+        relaxable = not (self.eager or self.whole_runs or self.moves_runs) and can_relax(rules)
         self.twins = twins if relaxable else 0
         self.classes = classes
-        self.pair_tables = pair_tables()
+        self.pair_tables = shared.pair_tables
         # The last table loose_pairs() was asked about, and its answer: a walk asks about
         # a child for its key, then again for its twin steps when it goes there next.
         self.pairs_columns: Columns = ()
@@ -181,7 +217,7 @@ class FreeCellProblem:
         # Whether child_key() can patch a parent's key: one deck, and the key is where
         # each card lies (twins, and the relaxed classes, are written otherwise).
         # (Patching a class key too was measured and not kept: see docs/solver.md.)
-        self.patches_keys = self.pile_count == 4 and not self.twins
+        self.patches_keys = pile_count == 4 and not self.twins
 
     # --- states --------------------------------------------------------------------
 

@@ -19,8 +19,7 @@ from freecell.notation import (
     count_suffix,
     place_char,
 )
-from freecell.position import Move, Place, PlaceKind, Position
-from freecell.replay import replay
+from freecell.position import Move, Place, PlaceKind, Position, WorkingTable
 from freecell.rules import Rules, SequenceMoves
 from freecell.solver.result import SolverError as SolverError  # raised here, and named here by callers
 from freecell.solver.steps import CELL, FUSED, HOME, Step, fused_moves
@@ -35,6 +34,10 @@ _TARGETS: Final = len(_PLACE_CHARS) + 1
 _HOME_TARGET: Final = len(_PLACE_CHARS)
 _ONE_CARD: Final = [source + target for source in _PLACE_CHARS for target in _PLACE_CHARS + FOUNDATION_CHAR]
 _CELLS_FROM: Final = len(COLUMN_CHARS)
+# A run's written count as text, by the count (a run is 13 cards at most), made once: spelt
+# by the notation's own count_suffix, a Python call compiled code pays some 3k
+# instructions for.
+_COUNT_SUFFIXES: Final = [count_suffix(count) for count in range(14)]
 
 
 def write_moves(start: Position, rules: Rules, steps: Iterable[Step]) -> list[str]:
@@ -126,7 +129,7 @@ class _Table:
         into = self.columns[target]
         written = _ONE_CARD[source * _TARGETS + target]  # the same two places' text
         if not into:  # the only move whose count is written
-            written += count_suffix(count)
+            written += _COUNT_SUFFIXES[count] if count < len(_COUNT_SUFFIXES) else count_suffix(count)
         into += column[-count:]
         del column[-count:]
         return written
@@ -191,14 +194,16 @@ def _public_move(position: Position, step: Step) -> Move:
 
 
 def verify(start: Position, rules: Rules, moves: Iterable[str]) -> None:
-    """Replay ``moves`` from ``start`` with nothing automatic; raise :class:`SolverError`
-    unless they are legal and leave no card in play."""
+    """Replay ``moves`` from ``start`` through the rules engine, with nothing automatic
+    (what :func:`~freecell.replay.replay` does); raise :class:`SolverError` unless they
+    are legal and leave no card in play."""
+    table = WorkingTable(start)  # read where it ends: no Position made of it on a win
     try:
-        end = replay(start, rules, moves)
+        table.play_line(moves, rules)
     except ValueError as error:
         raise SolverError(f"the solution does not replay: {error}") from error
-    if any(end.columns) or any(card is not None for card in end.cells):
-        raise SolverError(f"the solution replays but leaves cards in play:\n{end}")
+    if any(table.columns) or table.cells.count(None) != len(table.cells):
+        raise SolverError(f"the solution replays but leaves cards in play:\n{table.position()}")
 
 
 def count_non_foundation(moves: list[str] | tuple[str, ...]) -> int:
