@@ -264,7 +264,9 @@ def parse_place(text: str, position: Position) -> Place:
     )
 
 
-_CHATTER: Final = re.compile(
+# A pattern's text, which re compiles on first use and keeps: only a pasted solution is
+# split, and compiling it with the module would cost every solve's start-up.
+_CHATTER: Final = (
     r"^\s*(-=-=|This game is solveable|I could not solve|Total number of states|This scan generated"
     r"|Iterations count exceeded|Unsolved)"
 )
@@ -275,7 +277,7 @@ def split_moves(text: str) -> list[str]:
     ``fc-solve`` prints around its moves are passed over, so its output reads as it is."""
     tokens: list[str] = []
     for line in text.splitlines():
-        if _CHATTER.match(line):
+        if re.match(_CHATTER, line):
             continue
         tokens.extend(token for token in re.split(r"[\s,]+", line) if token)
     return tokens

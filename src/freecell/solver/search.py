@@ -96,7 +96,9 @@ class Problem(Protocol[S, M, T]):
         ...
 
 
-_LIMIT_PART: Final = re.compile(r"(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[a-zA-Z]*)")
+# A pattern's text, which re compiles on first use and keeps: only the command line reads
+# a limit from text, and compiling it with the module would cost every solve's start-up.
+_LIMIT_PART: Final = r"(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[a-zA-Z]*)"
 # Each unit: the field it sets, and by how much its number is multiplied.
 _LIMIT_UNITS: Final = {
     "": ("positions", 1),
@@ -154,7 +156,7 @@ class SearchLimit:
         for raw in text.split(","):
             part = raw.strip()
             shown = repr(part if len(part) <= 24 else part[:20] + "…")
-            match = _LIMIT_PART.fullmatch(part)
+            match = re.fullmatch(_LIMIT_PART, part)
             if match is None or match["unit"].lower() not in _LIMIT_UNITS:
                 hint = " (minutes or millions? write 2min or 2000k)" if part.lower().endswith("m") else ""
                 raise InvalidInputError(
