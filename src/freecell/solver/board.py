@@ -57,6 +57,7 @@ from freecell.solver.tables import (
     parents_table,
     raised_cache,
     settled_cache,
+    stacking_slots,
     takeable_cache,
 )
 from freecell.solver.take_backs import fused_take_backs, lazy_take_backs
@@ -150,6 +151,7 @@ class FreeCellProblem:
         self.moves_runs = (not complete if runs is None else runs) or self.unlimited
         self.follows, self.children, self.safe_needs = building_tables(rules.building, self.pile_count)
         self.parents = parents_table(rules.building)
+        self.slots = stacking_slots(rules.building)
         self.values = column_values(rules.building, weights)
         # Shared by every problem that sends the same cards home by itself.
         # Only the complete problem takes cards back: only there must a card sent home be
@@ -647,17 +649,17 @@ class FreeCellProblem:
         ``bench/position_cost.py``): kept whole, as calls would cost each position."""
         columns, cells, foundations = state
         follows = self.follows
-        children = self.children
-        # onto[card]: the columns whose exposed card ``card`` may lie on, one bit each
-        # (cheaper to make than a list of columns per card; columns_in lists them).
-        onto = [0] * 52
+        # at_slot[slot]: the columns whose exposed card has that slot, one bit each; a card
+        # may go onto those of the slot it seeks (see stacking_slots; columns_in lists
+        # them). One entry written a column, not one for each card its exposed card takes.
+        offers, seeks, slot_count = self.slots
+        at_slot = [0] * (slot_count + 1)
         empties = 0
         first_empty = -1
         for j, column in enumerate(columns):
             if len(column) > 0:
-                bit = 1 << j
-                for card in children[column[-1]]:
-                    onto[card] = onto[card] | bit  # (|= would not be compiled to native code)
+                slot = offers[column[-1]]
+                at_slot[slot] = at_slot[slot] | 1 << j  # (|= would not be compiled to native code)
             else:
                 if not empties:
                     first_empty = j
@@ -697,16 +699,16 @@ class FreeCellProblem:
                 run += 1
             if run == 1:  # the usual case, made short
                 from_here = onto_table[i]
-                for j in columns_in[onto[column[-1]]]:
+                for j in columns_in[at_slot[seeks[top]]]:
                     steps.append(from_here[j])
                 if first_empty >= 0 and len(column) > 1 and not (kings_only and column[-1] >> 2 != 12):
                     steps.append(from_here[first_empty])
             else:
                 from_here = onto_table[i]
-                for j in columns_in[onto[column[-1]]]:
+                for j in columns_in[at_slot[seeks[top]]]:
                     steps.append(from_here[j])
                 for count in range(2, min(run, to_occupied) + 1):
-                    for j in columns_in[onto[column[-count]]]:
+                    for j in columns_in[at_slot[seeks[column[-count]]]]:
                         steps.append((i, j, count))
                 if first_empty >= 0:
                     most = min(run, to_empty)
@@ -733,14 +735,14 @@ class FreeCellProblem:
             if foundations[card & 3] == card >> 2 if one_deck else ready[card]:
                 steps.append(from_cell_home[card])
             from_here = from_cell[card]
-            for j in columns_in[onto[card]]:
+            for j in columns_in[at_slot[seeks[card]]]:
                 steps.append(from_here[j])
             if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
                 steps.append(from_here[first_empty])
         if self.fuses:
             fused_take_backs(self, columns, cells, foundations, steps)
         elif self.takes_back and self.complete:
-            lazy_take_backs(self, columns, cells, foundations, onto, first_empty, free, steps)
+            lazy_take_backs(self, columns, cells, foundations, at_slot, first_empty, free, steps)
         if self.twins and self.classes:
             twin_steps(self, columns, cells, foundations, first_empty, free, steps)
         return steps
