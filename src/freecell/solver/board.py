@@ -694,9 +694,10 @@ class FreeCellProblem:
             # The ordered run at the exposed end (worked out here: cheaper than looking
             # up the column's features).
             height = len(column)
-            run = 1
-            while run < height and follows[column[-run - 1] * 52 + column[-run]]:
-                run += 1
+            lowest = height - 1  # where the run's lowest card lies (positive indexes cost less)
+            while lowest > 0 and follows[column[lowest - 1] * 52 + column[lowest]]:
+                lowest -= 1
+            run = height - lowest
             if run == 1:  # the usual case, made short
                 from_here = onto_table[i]
                 for j in columns_in[at_slot[seeks[top]]]:
@@ -724,11 +725,12 @@ class FreeCellProblem:
                 steps.append(to_cell[i])
         # The searches break ties in the order of the steps: the cells' are listed in a
         # set's order, looked up (making a set each time costs more).
-        held = self.held_known.get(cells)
-        if held is None:
+        known = self.held_known.get(cells)
+        if known is None:
             if len(self.held_known) >= FEATURES_KEPT:
                 self.held_known.clear()
-            held = self.held_known[cells] = bytes(set(cells))
+            known = self.held_known[cells] = bytes(set(cells))
+        held: bytes = known  # (compiled, bytes that may be None are read through Python's protocols)
         from_cell_home = common.from_cell_home
         from_cell = common.from_cell
         for card in held:
