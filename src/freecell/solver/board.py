@@ -184,6 +184,11 @@ class FreeCellProblem:
         # each card lies (twins, and the relaxed classes, are written otherwise).
         # (Patching a class key too was measured and not kept: see docs/solver.md.)
         self.patches_keys = self.pile_count == 4 and not self.twins
+        # The foundations that play() and child_key() last asked about, and the cards
+        # safe to send home there: the children of a table share its foundations, found
+        # again by identity (no lookup).
+        self.last_foundations = b""
+        self.last_safe = NO_CARDS
 
     # --- states --------------------------------------------------------------------
 
@@ -245,8 +250,10 @@ class FreeCellProblem:
             if self._returns_home(held, foundations, target, top, uncovered):
                 return None
         if uncovered >= 0:
-            safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
-            if safe[uncovered]:
+            if foundations is not self.last_foundations:
+                self.last_safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
+                self.last_foundations = foundations
+            if self.last_safe[uncovered]:
                 return None
         if target < CELL:
             onto = columns[target]
@@ -530,7 +537,10 @@ class FreeCellProblem:
         if TWIN <= source < CELL:
             source -= TWIN  # the twin moved from that column
         # A take-back lowers the foundations, which makes no card newly safe.
-        safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
+        if foundations is not self.last_foundations:
+            self.last_safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
+            self.last_foundations = foundations
+        safe = self.last_safe
         if self.fuses and target != HOME:
             top = columns[target][-1] if target < CELL else -1
             uncovered = columns[source][-1] if source < CELL and columns[source] else -1
