@@ -25,6 +25,7 @@ from freecell.solver.tables import (
     building_tables,
     column_features,
     column_values,
+    stacking_slots,
 )
 from freecell.solver.transcript import verify, write_moves
 
@@ -144,6 +145,44 @@ def _random_walks(
                 break
             yield state, listed
             state = problem.play(state, walk.choice(listed))[0]
+
+
+@pytest.mark.parametrize("building", list(Building))
+def test_a_card_may_lie_on_another_exactly_when_it_seeks_the_others_slot(building: Building) -> None:
+    """The slots that moves() finds the columns a card may go onto by agree with the
+    building rule for every pair of cards; a king seeks a slot that no card offers."""
+    offers, seeks, slot_count = stacking_slots(building)
+    follows = building_tables(building, 4)[0]
+    for card in range(52):
+        for onto in range(52):
+            assert (seeks[card] == offers[onto]) == bool(follows[onto * 52 + card]), (card, onto)
+        assert offers[card] < slot_count
+        assert (seeks[card] == slot_count) == (card >> 2 == 12)
+
+
+@pytest.mark.parametrize("name", ["standard", "bakers-game", "eight-off", "double", "app"])
+def test_a_complete_problem_lists_each_card_onto_every_column_it_may_lie_on(name: str) -> None:
+    """Every exposed card and every card in a cell goes onto each occupied column whose
+    exposed card it may lie on, and onto no other: the single-card steps a complete
+    problem lists, against the building rule asked pair by pair."""
+    rules = find_rules(name)
+    problem = FreeCellProblem(rules, complete=True)
+    follows = building_tables(rules.building, 4)[0]
+    seen = 0
+    for state, listed in _random_walks(problem, rules, name, deals=range(1, 13), length=60):
+        columns, cells, _ = state
+        sources = [(i, column[-1]) for i, column in enumerate(columns) if column]
+        sources += [(CELL + card, card) for card in set(cells)]
+        expected = {
+            (source, j, 1)
+            for source, card in sources
+            for j, onto in enumerate(columns)
+            if onto and follows[onto[-1] * 52 + card]
+        }
+        found = {step for step in listed if step[0] < HOME and step[1] < CELL and columns[step[1]] and step[2] == 1}
+        assert found == expected
+        seen += len(found)
+    assert seen > 80
 
 
 @pytest.mark.parametrize("building", list(Building))

@@ -58,6 +58,7 @@ from freecell.solver.tables import (
     parents_table,
     raised_cache,
     settled_cache,
+    stacking_slots,
     takeable_cache,
 )
 from freecell.solver.take_backs import fused_take_backs, lazy_take_backs
@@ -113,6 +114,7 @@ class SharedTables:
     def __init__(self, building: Building, pile_count: int, column_count: int) -> None:
         self.follows, self.children, self.safe_needs = building_tables(building, pile_count)
         self.parents = parents_table(building)
+        self.slots = stacking_slots(building)
         self.settled_known = settled_cache(building, pile_count)
         self.takeable_known = takeable_cache(building)
         self.raised_known = raised_cache(pile_count)
@@ -186,6 +188,7 @@ class FreeCellProblem:
         shared = shared_tables(building, pile_count, column_count)
         self.follows, self.children, self.safe_needs = shared.follows, shared.children, shared.safe_needs
         self.parents = shared.parents
+        self.slots = shared.slots
         self.values = column_values(building, weights)
         # Shared by every problem that sends the same cards home by itself.
         # Only the complete problem takes cards back: only there must a card sent home be
@@ -218,6 +221,11 @@ class FreeCellProblem:
         # each card lies (twins, and the relaxed classes, are written otherwise).
         # (Patching a class key too was measured and not kept: see docs/solver.md.)
         self.patches_keys = pile_count == 4 and not self.twins
+        # The foundations that play() and child_key() last asked about, and the cards
+        # safe to send home there: the children of a table share its foundations, found
+        # again by identity (no lookup).
+        self.last_foundations = b""
+        self.last_safe = NO_CARDS
 
     # --- states --------------------------------------------------------------------
 
@@ -279,8 +287,10 @@ class FreeCellProblem:
             if self._returns_home(held, foundations, target, top, uncovered):
                 return None
         if uncovered >= 0:
-            safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
-            if safe[uncovered]:
+            if foundations is not self.last_foundations:
+                self.last_safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
+                self.last_foundations = foundations
+            if self.last_safe[uncovered]:
                 return None
         if target < CELL:
             onto = columns[target]
@@ -564,7 +574,10 @@ class FreeCellProblem:
         if TWIN <= source < CELL:
             source -= TWIN  # the twin moved from that column
         # A take-back lowers the foundations, which makes no card newly safe.
-        safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
+        if foundations is not self.last_foundations:
+            self.last_safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
+            self.last_foundations = foundations
+        safe = self.last_safe
         if self.fuses and target != HOME:
             top = columns[target][-1] if target < CELL else -1
             uncovered = columns[source][-1] if source < CELL and columns[source] else -1
@@ -683,17 +696,17 @@ class FreeCellProblem:
         ``bench/position_cost.py``): kept whole, as calls would cost each position."""
         columns, cells, foundations = state
         follows = self.follows
-        children = self.children
-        # onto[card]: the columns whose exposed card ``card`` may lie on, one bit each
-        # (cheaper to make than a list of columns per card; columns_in lists them).
-        onto = [0] * 52
+        # at_slot[slot]: the columns whose exposed card has that slot, one bit each; a card
+        # may go onto those of the slot it seeks (see stacking_slots; columns_in lists
+        # them). One entry written a column, not one for each card its exposed card takes.
+        offers, seeks, slot_count = self.slots
+        at_slot = [0] * (slot_count + 1)
         empties = 0
         first_empty = -1
         for j, column in enumerate(columns):
             if len(column) > 0:
-                bit = 1 << j
-                for card in children[column[-1]]:
-                    onto[card] = onto[card] | bit  # (|= would not be compiled to native code)
+                slot = offers[column[-1]]
+                at_slot[slot] = at_slot[slot] | 1 << j  # (|= would not be compiled to native code)
             else:
                 if not empties:
                     first_empty = j
@@ -728,21 +741,22 @@ class FreeCellProblem:
             # The ordered run at the exposed end (worked out here: cheaper than looking
             # up the column's features).
             height = len(column)
-            run = 1
-            while run < height and follows[column[-run - 1] * 52 + column[-run]]:
-                run += 1
+            lowest = height - 1  # where the run's lowest card lies (positive indexes cost less)
+            while lowest > 0 and follows[column[lowest - 1] * 52 + column[lowest]]:
+                lowest -= 1
+            run = height - lowest
             if run == 1:  # the usual case, made short
                 from_here = onto_table[i]
-                for j in columns_in[onto[column[-1]]]:
+                for j in columns_in[at_slot[seeks[top]]]:
                     steps.append(from_here[j])
                 if first_empty >= 0 and len(column) > 1 and not (kings_only and column[-1] >> 2 != 12):
                     steps.append(from_here[first_empty])
             else:
                 from_here = onto_table[i]
-                for j in columns_in[onto[column[-1]]]:
+                for j in columns_in[at_slot[seeks[top]]]:
                     steps.append(from_here[j])
                 for count in range(2, min(run, to_occupied) + 1):
-                    for j in columns_in[onto[column[-count]]]:
+                    for j in columns_in[at_slot[seeks[column[-count]]]]:
                         steps.append((i, j, count))
                 if first_empty >= 0:
                     most = min(run, to_empty)
@@ -758,25 +772,26 @@ class FreeCellProblem:
                 steps.append(to_cell[i])
         # The searches break ties in the order of the steps: the cells' are listed in a
         # set's order, looked up (making a set each time costs more).
-        held = self.held_known.get(cells)
-        if held is None:
+        known = self.held_known.get(cells)
+        if known is None:
             if len(self.held_known) >= FEATURES_KEPT:
                 self.held_known.clear()
-            held = self.held_known[cells] = bytes(set(cells))
+            known = self.held_known[cells] = bytes(set(cells))
+        held: bytes = known  # (compiled, bytes that may be None are read through Python's protocols)
         from_cell_home = common.from_cell_home
         from_cell = common.from_cell
         for card in held:
             if foundations[card & 3] == card >> 2 if one_deck else ready[card]:
                 steps.append(from_cell_home[card])
             from_here = from_cell[card]
-            for j in columns_in[onto[card]]:
+            for j in columns_in[at_slot[seeks[card]]]:
                 steps.append(from_here[j])
             if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
                 steps.append(from_here[first_empty])
         if self.fuses:
             fused_take_backs(self, columns, cells, foundations, steps)
         elif self.takes_back and self.complete:
-            lazy_take_backs(self, columns, cells, foundations, onto, first_empty, free, steps)
+            lazy_take_backs(self, columns, cells, foundations, at_slot, first_empty, free, steps)
         if self.twins and self.classes:
             twin_steps(self, columns, cells, foundations, first_empty, free, steps)
         return steps

@@ -182,6 +182,23 @@ def parents_table(building: Building) -> CardLists:
 
 
 @functools.cache
+def stacking_slots(building: Building) -> tuple[bytes, bytes, int]:
+    """The cards that may take the same cards share a *slot* (alternate colours: a rank
+    and colour; by suit: a card): ``offers[card]`` is the slot of ``card``, ``seeks[card]``
+    the slot of the cards it may lie on (they share one), and the third item the number
+    of slots, which a king seeks (none offers it). A card may lie on another exactly
+    when the slot it seeks is the other's."""
+    children = building_tables(building, 4)[1]
+    slots: dict[tuple[int, ...], int] = {}
+    offers = bytes(slots.setdefault(children[card], len(slots)) for card in range(52))
+    parents = parents_table(building)
+    seeks = bytes(offers[cards[0]] if cards else len(slots) for cards in parents)
+    if any(offers[onto] != seeks[card] for card, cards in enumerate(parents) for onto in cards):
+        raise AssertionError("the cards a card may lie on take the same cards")
+    return offers, seeks, len(slots)
+
+
+@functools.cache
 def column_sets(column_count: int) -> tuple[tuple[int, ...], ...]:
     """For each set of columns (a bit per column, lowest first), its columns in order."""
     return tuple(tuple(j for j in range(column_count) if mask >> j & 1) for mask in range(1 << column_count))
