@@ -445,9 +445,13 @@ class FreeCellProblem:
             known = self.settled_known[foundations] = tuple(settled)
         return known
 
-    def _close(self, columns: Columns, cells: bytes, foundations: bytes, exposed: int, steps: list[Step]) -> State:
+    def _close(
+        self, columns: Columns, cells: bytes, foundations: bytes, exposed: int, steps: list[Step], safe: bytes = b""
+    ) -> State:
         """Send safe cards home until none is left. Only the column ``exposed`` can hold
         a newly safe card unless the foundations have changed (-1: look everywhere).
+        ``safe`` is the table of the cards safe to send home at ``foundations``, where
+        the caller has it (``b""``: looked up here).
 
         A card once safe stays safe while others go home (the foundations only grow),
         so one pass may send several; passes go on while the last one sent any.
@@ -469,8 +473,11 @@ class FreeCellProblem:
         pairs = -1  # not told yet
         fuses = self.fuses
         to_home, from_cell_home = self.common_steps.home, self.common_steps.from_cell_home
-        while True:
+        if len(safe) == 0:
             safe = (homeward.get(foundations) or self.homeward_cards(foundations))[1]
+        while True:
+            # (``safe`` is always that of ``foundations`` here: each card sent home
+            # below looks it up again, but those of the fused take-backs.)
             if safe is NO_CARDS and not fuses:
                 break
             sent = False
@@ -544,6 +551,8 @@ class FreeCellProblem:
             if not sent:
                 break
             exposed = -1
+            if fuses:
+                safe = (homeward.get(foundations) or self.homeward_cards(foundations))[1]
         return tuple(listed), cells, foundations
 
     def _raised(self, foundations: bytes, card: int) -> bytes:
@@ -586,7 +595,7 @@ class FreeCellProblem:
             returns = self.fuses
         if returns:
             steps = [step]
-            return self._close(columns, cells, foundations, -1, steps), tuple(steps)
+            return self._close(columns, cells, foundations, -1, steps, safe), tuple(steps)
         if safe is not NO_CARDS:
             if target == HOME:
                 exposed = -1
@@ -595,7 +604,7 @@ class FreeCellProblem:
             else:
                 return (columns, cells, foundations), (step,)
             steps = [step]
-            columns, cells, foundations = self._close(columns, cells, foundations, exposed, steps)
+            columns, cells, foundations = self._close(columns, cells, foundations, exposed, steps, safe)
             return (columns, cells, foundations), tuple(steps)
         return (columns, cells, foundations), (step,)
 
