@@ -232,11 +232,11 @@ class FreeCellProblem:
     def initial(self, position: Position) -> tuple[State, list[Step]]:
         """The state of ``position``, after the safe cards have gone home, and the
         steps that sent them."""
-        columns = tuple(bytes(column) for column in position.columns)
+        listed = [bytes(column) for column in position.columns]
         cells = bytes(sorted(card for card in position.cells if card is not None))
         foundations = bytes(position.foundations)
         steps: list[Step] = []
-        columns, cells, foundations = self._close(columns, cells, foundations, -1, steps)
+        columns, cells, foundations = self._close(listed, cells, foundations, -1, steps)
         return (columns, cells, foundations), steps
 
     def key(self, state: State) -> bytes:
@@ -446,10 +446,11 @@ class FreeCellProblem:
         return known
 
     def _close(
-        self, columns: Columns, cells: bytes, foundations: bytes, exposed: int, steps: list[Step], safe: bytes = b""
+        self, listed: list[bytes], cells: bytes, foundations: bytes, exposed: int, steps: list[Step], safe: bytes = b""
     ) -> State:
         """Send safe cards home until none is left. Only the column ``exposed`` can hold
         a newly safe card unless the foundations have changed (-1: look everywhere).
+        ``listed`` holds the columns, a list of the caller's that this changes.
         ``safe`` is the table of the cards safe to send home at ``foundations``, where
         the caller has it (``b""``: looked up here).
 
@@ -464,7 +465,6 @@ class FreeCellProblem:
 
         A hot loop (every position a search expands or makes passes through it; see
         ``bench/position_cost.py``): kept whole, as calls would cost each position."""
-        listed = list(columns)
         homeward = self.homeward_known
         # Relaxed problem: loose twins never go home by themselves. Which cards are
         # loose is told once, when first wanted, before any card here goes home: the
@@ -575,10 +575,11 @@ class FreeCellProblem:
         home after it; also the steps taken, ``step`` first."""
         if step[0] == FUSED:
             for move in fused_moves(step):
-                state = self._moved(state, move)
+                listed, cells, foundations = self._moved(state, move)
+                state = (tuple(listed), cells, foundations)
             steps = [step]
-            return self._close(state[0], state[1], state[2], -1, steps), tuple(steps)
-        columns, cells, foundations = self._moved(state, step)
+            return self._close(list(state[0]), state[1], state[2], -1, steps), tuple(steps)
+        listed, cells, foundations = self._moved(state, step)
         source, target, _ = step
         if TWIN <= source < CELL:
             source -= TWIN  # the twin moved from that column
@@ -588,25 +589,24 @@ class FreeCellProblem:
             self.last_foundations = foundations
         safe = self.last_safe
         if self.fuses and target != HOME:
-            top = columns[target][-1] if target < CELL else -1
-            uncovered = columns[source][-1] if source < CELL and columns[source] else -1
+            top = listed[target][-1] if target < CELL else -1
+            uncovered = listed[source][-1] if source < CELL and listed[source] else -1
             returns = self._returns_home(cells, foundations, target, top, uncovered)
         else:
             returns = self.fuses
         if returns:
             steps = [step]
-            return self._close(columns, cells, foundations, -1, steps, safe), tuple(steps)
+            return self._close(listed, cells, foundations, -1, steps, safe), tuple(steps)
         if safe is not NO_CARDS:
             if target == HOME:
                 exposed = -1
-            elif source < CELL and columns[source] and safe[columns[source][-1]]:
+            elif source < CELL and listed[source] and safe[listed[source][-1]]:
                 exposed = source  # (a twin there stays: see _close)
             else:
-                return (columns, cells, foundations), (step,)
+                return (tuple(listed), cells, foundations), (step,)
             steps = [step]
-            columns, cells, foundations = self._close(columns, cells, foundations, exposed, steps, safe)
-            return (columns, cells, foundations), tuple(steps)
-        return (columns, cells, foundations), (step,)
+            return self._close(listed, cells, foundations, exposed, steps, safe), tuple(steps)
+        return (tuple(listed), cells, foundations), (step,)
 
     def _returns_home(self, cells: bytes, foundations: bytes, target: int, top: int, uncovered: int) -> bool:
         """Whether a move to ``target`` (not home) leaves a card that may go home where
@@ -620,8 +620,10 @@ class FreeCellProblem:
             return True
         return uncovered >= 0 and may_go_home(uncovered, foundations)
 
-    def _moved(self, state: State, step: Step) -> State:
-        """The state after ``step`` alone (trusted to be legal): no card sent home after."""
+    def _moved(self, state: State, step: Step) -> tuple[list[bytes], bytes, bytes]:
+        """The state after ``step`` alone (trusted to be legal; no card sent home after),
+        its columns as a new list (for :meth:`_close` to change, or the caller to make a
+        tuple of)."""
         columns, cells, foundations = state
         source, target, count = step
         if TWIN <= source < CELL:
@@ -648,7 +650,7 @@ class FreeCellProblem:
             cells = with_card(cells, moving[0])
         else:
             foundations = self._raised(foundations, moving[0])
-        return tuple(listed), cells, foundations
+        return listed, cells, foundations
 
     def reverse(self, state: State, step: Step, child: State, via: Steps) -> Step | None:
         """The step from ``child`` that puts back what ``step`` from ``state`` moved,
