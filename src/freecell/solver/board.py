@@ -353,10 +353,12 @@ class FreeCellProblem:
         ``state`` does not share with that table are looked up."""
         child_columns = state[0]
         values = self.values
+        known = values.known  # (read directly: see ColumnValues)
         for index in range(len(columns)):
             column = child_columns[index]
             if column is not columns[index]:
-                packed += values.of(column) - packed_of[index]
+                found = known.get(column)
+                packed += (values.worked_out(column) if found is None else found) - packed_of[index]
         if not packed & DISORDER_MASK:
             return WON  # no card lies on a lower one
         return self._heuristic(state, packed)
