@@ -104,6 +104,22 @@ def test_rated_moves_give_each_childs_own_heuristic(name: str, complete: bool, e
     assert checked > 1000
 
 
+@pytest.mark.parametrize("name", ["standard", "double"])
+def test_rated_moves_do_not_depend_on_the_table_rated_before(name: str) -> None:
+    """rate() keeps what it found of the last table's columns (LastTable): tables rated
+    in any order, from other deals and other foundations, some twice in a row, are
+    rated as a problem that has seen no other table rates them."""
+    rules = find_rules(name)
+    states = [state for state, _ in _random_walks(FreeCellProblem(rules, complete=False), rules, name, length=40)]
+    assert len({state[2] for state in states}) > 20
+    order = random.Random(name)
+    order.shuffle(states)
+    states[10:10] = [states[9]] * 2  # the same table again
+    shared = FreeCellProblem(rules, complete=False)
+    for state in states:
+        assert shared.rated_moves(state) == FreeCellProblem(rules, complete=False).rated_moves(state), state
+
+
 @pytest.mark.parametrize("name", ["standard", "bakers-game"])
 def test_whole_runs_leave_out_only_moves_that_break_an_ordered_run(name: str) -> None:
     """With whole runs, the moves listed are the others less some that break a run: a

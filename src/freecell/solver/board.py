@@ -20,7 +20,7 @@ from typing import Final
 
 from freecell.position import Position
 from freecell.rules import Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
-from freecell.solver.rating import rate, with_shortest
+from freecell.solver.rating import LastTable, rate, with_shortest
 from freecell.solver.search import WON
 from freecell.solver.steps import (
     BYTES,
@@ -226,6 +226,7 @@ class FreeCellProblem:
         # again by identity (no lookup).
         self.last_foundations = b""
         self.last_safe = NO_CARDS
+        self.last_table = LastTable()  # what rate() found of the table it rated last
 
     # --- states --------------------------------------------------------------------
 

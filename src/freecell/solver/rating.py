@@ -29,6 +29,36 @@ if TYPE_CHECKING:
     from freecell.solver.board import FreeCellProblem
 
 
+class LastTable:
+    """What :func:`rate` found of the table it rated last, by column: each column's packed
+    value (see :class:`~freecell.solver.tables.ColumnValues`), how many of the cards wanted
+    lie in it and how deep, and their sums. A search's next table is most often a child or
+    a sibling of the last, sharing most of its column objects: those are not looked up
+    or scanned again. One a problem (a search runs in one thread).
+
+    While :func:`rate` changes the lists, :attr:`columns` is empty, so that a call cut
+    short leaves nothing that looks current."""
+
+    def __init__(self) -> None:
+        self.columns: Columns = ()
+        self.foundations = b""
+        self.ready = b""  # the cards wanted, as homeward_cards() gives them; and the safe ones
+        self.safe = b""
+        self.found_of: list[int | None] = []
+        self.hits: list[int] = []
+        self.depths: list[int] = []
+        self.packed = 0
+        self.depth = 0
+
+    def start(self, n: int) -> tuple[None, ...]:
+        """Lists for ``n`` columns, none known: what a table's columns are compared with."""
+        self.found_of = [0] * n
+        self.hits = [0] * n
+        self.depths = [0] * n
+        self.packed = self.depth = 0
+        return (None,) * n
+
+
 def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rated]:
     """Each step with its child's heuristic. A step that sends no card home changes
     one or two columns and the cells, so its child's heuristic is the parent's with
@@ -40,29 +70,54 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     columns, cells, foundations = state
     values = problem.values
     known, below = values.known, values.below  # (read directly: see ColumnValues)
-    ready, safe = problem.homeward_known.get(foundations) or problem.homeward_cards(foundations)
+    # What the table rated last holds, by column (see LastTable): a column that is the
+    # very object it had there keeps its value, and its count and depth of the cards
+    # wanted while the foundations are the same.
+    last = problem.last_table
+    if foundations is last.foundations:
+        ready, safe = last.ready, last.safe
+    else:
+        ready, safe = problem.homeward_known.get(foundations) or problem.homeward_cards(foundations)
+    rescan = ready is not last.ready
+    seen: tuple[bytes | None, ...] = last.columns
+    n = len(columns)
+    if len(seen) != n:
+        seen = last.start(n)
+        rescan = True
     # Each column's share of the heuristic and its disorder, packed (see ColumnValues),
     # and how many cards wanted lie in it (every copy, as heuristic() counts them), and
     # how deep.
-    # (Listed as found in the table, typed so: compiled, a value put in a list of ints
+    # (Kept as found in the table, typed so: compiled, a value put in a list of ints
     # would be boxed anew.)
-    found_of: list[int | None] = []
-    packed = 0
-    hits: list[int] = []
-    depth = 0
-    for column in columns:
-        found = known.get(column)
-        found_of.append(found)
-        if found is None:
-            found = found_of[-1] = values.worked_out(column)
-        packed += found
-        height = len(column)
-        here = 0
-        for where in range(height):
-            if ready[column[where]]:
-                depth += height - where - 1
-                here += 1
-        hits.append(here)
+    found_of = last.found_of
+    hits = last.hits
+    depths = last.depths
+    packed = last.packed
+    depth = 0 if rescan else last.depth
+    last.columns = ()  # (until the lists agree with columns again: see LastTable)
+    for j in range(n):
+        column = columns[j]
+        changed = column is not seen[j]
+        if changed:
+            found = known.get(column)
+            if found is None:
+                found = values.worked_out(column)
+            packed += found - cast(int, found_of[j])
+            found_of[j] = found
+        if changed or rescan:
+            height = len(column)
+            here = deep = 0
+            for where in range(height):
+                if ready[column[where]]:
+                    deep += height - where - 1
+                    here += 1
+            if not rescan:
+                depth -= depths[j]
+            depth += deep
+            hits[j] = here
+            depths[j] = deep
+    last.columns, last.foundations, last.ready, last.safe = columns, foundations, ready, safe
+    last.packed, last.depth = packed, depth
     packed_of = cast("list[int]", found_of)
     shift, mask, lowest_at = SHARE_SHIFT, DISORDER_MASK, LOWEST_SHIFT
     disorder = packed & mask
