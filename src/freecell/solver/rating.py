@@ -99,11 +99,11 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
         column = columns[j]
         changed = column is not seen[j]
         if changed:
-            found = known.get(column)
+            packed -= cast(int, found_of[j])
+            found = found_of[j] = known.get(column)
             if found is None:
-                found = values.worked_out(column)
-            packed += found - cast(int, found_of[j])
-            found_of[j] = found
+                found = found_of[j] = values.worked_out(column)
+            packed += found
         if changed or rescan:
             height = len(column)
             here = deep = 0
