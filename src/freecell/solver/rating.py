@@ -172,7 +172,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 h = base - (packed_of[source] >> shift) + (left >> shift)
                 if target == cell:
                     h += cell_weight - next_weight * stay
-                    if disorder == packed_of[source] & mask and not left & mask:
+                    if not left & mask and disorder == packed_of[source] & mask:
                         h = won
                 else:
                     # The column it lands on, packed.
@@ -189,11 +189,8 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                     else:
                         onto = values.of(columns[target] + column[height - count :])
                     h += (onto >> shift) - (under_it >> shift) + next_weight * count * (hits[target] - stay)
-                    if (
-                        disorder == (packed_of[source] & mask) + (packed_of[target] & mask)
-                        and not left & mask
-                        and not onto & mask
-                    ):
+                    # (Most columns keep some disorder: told first.)
+                    if not (onto | left) & mask and disorder == (under_it & mask) + (packed_of[source] & mask):
                         h = won
                 rated.append((h, step, None))
                 continue
@@ -207,7 +204,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             else:
                 onto = values.of(columns[target] + BYTES[source - cell])
             h = base - cell_weight + (onto >> shift) - (under_it >> shift) + next_weight * hits[target]
-            if disorder == under_it & mask and not onto & mask:
+            if not onto & mask and disorder == under_it & mask:
                 h = won
             rated.append((h, step, None))
             continue
