@@ -27,7 +27,7 @@ from freecell.solver.search import Budget, SearchEnd
 from freecell.solver.shortcut import shortcut
 from freecell.solver.shorten import shorten
 from freecell.solver.steps import HOME
-from freecell.solver.transcript import count_non_foundation, write_moves
+from freecell.solver.transcript import SolverError, count_non_foundation, write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
 STANDARD = find_rules("standard")
@@ -233,8 +233,15 @@ def test_a_win_that_the_proof_finds_comes_cut_short(monkeypatch: pytest.MonkeyPa
     plan = dataclasses.replace(plan, hand_over=dataclasses.replace(plan.hand_over, at=2_000, late=()))
     limit = SearchLimit(positions=100_000)
     cut = solve(position, rules, limit=limit, plan=plan)
-    monkeypatch.setattr(searches, "SHORTCUT_FROM", 10**9)
+    left_whole = []
+
+    def declined(*_: object, **__: object) -> None:  # a win that cannot be cut short stays whole
+        left_whole.append(1)
+        raise SolverError("not cut short in this test")
+
+    monkeypatch.setattr(searches, "shortcut", declined)
     whole = solve(position, rules, limit=limit, plan=plan)
+    assert left_whole
     assert cut.solved and whole.solved
     assert_wins(position, rules, cut.moves)
     assert_wins(position, rules, whole.moves)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,10 @@ from freecell.replay import replay
 from freecell.rules import Rules
 from freecell.solver import SearchLimit, SolveResult, SolveStatus, searches, solve, solve_deal, solving
 from freecell.solver.board import FreeCellProblem
-from freecell.solver.plan import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL, Plan, plan_for
+from freecell.solver.plan import PORTFOLIO, RESTARTS, SLICE, TIGHT_FINAL, TWO_CELL_FINAL, Plan, Strategy, plan_for
 from freecell.solver.search import Alternating, BestFirst, Budget, SearchEnd
-from freecell.solver.steps import HOME
+from freecell.solver.searches import Search, Searches
+from freecell.solver.steps import HOME, Steps
 from freecell.solver.transcript import SolverError, write_moves
 
 DATA = Path(__file__).parent / "data" / "solver"
@@ -356,25 +358,52 @@ def test_a_deal_won_by_a_restart_is_solved_with_moves_that_replay() -> None:
 # --- tight games: few cells, Baker's Game ---------------------------------------------------
 
 
-def count_searches_begun(monkeypatch: pytest.MonkeyPatch) -> list[int | tuple[int, ...]]:
-    """The path weight of each best-first search begun from now on, in order (for a
-    search under several rankings taking turns, the tuple of their path weights)."""
-    begun: list[int | tuple[int, ...]] = []
-    original = BestFirst.__init__
+class WatchedSearches:
+    """A stand-in for a solve's :class:`~freecell.solver.searches.Searches` that hands
+    every call on to a real one, keeping each search begun in ``begun``; with
+    ``follow_from_start``, a relaxed walk's way is followed in the game from its start,
+    as if its first step were a twin step. (``Searches`` is compiled: its methods take
+    no patch, but ``solving`` finds the class by its name.)"""
 
-    def counting(self: BestFirst[object, object, object], *args: object, **kwargs: object) -> None:
-        begun.append(int(kwargs.get("path_weight", -1)))  # type: ignore[call-overload]
-        original(self, *args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, searches: Searches, begun: list[Search], follow_from_start: bool) -> None:
+        self._searches = searches
+        self._begun = begun
+        self._follow_from_start = follow_from_start
 
-    def alternating(*args: object, **kwargs: object) -> object:
-        rankings = kwargs["rankings"]
-        assert isinstance(rankings, tuple)
-        begun.append(tuple(path_weight for path_weight, _ in rankings))
-        return Alternating(*args, **kwargs)  # type: ignore[arg-type]
+    def begin(self, strategy: Strategy, **options: Any) -> Search:
+        search = self._searches.begin(strategy, **options)
+        self._begun.append(search)
+        return search
 
-    monkeypatch.setattr(BestFirst, "__init__", counting)
-    monkeypatch.setattr(searches, "Alternating", alternating)
+    def follow(self, relaxed: Search, path: Sequence[Steps]) -> Search:
+        return self._searches.follow(relaxed, [] if self._follow_from_start else path)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._searches, name)
+
+
+def watch_searches(monkeypatch: pytest.MonkeyPatch, *, follow_from_start: bool = False) -> list[Search]:
+    """Every search the solves from now on begin, in order (see :class:`WatchedSearches`)."""
+    begun: list[Search] = []
+
+    def watched(position: Position, rules: Rules) -> WatchedSearches:
+        return WatchedSearches(Searches(position, rules), begun, follow_from_start)
+
+    monkeypatch.setattr(solving, "Searches", watched)
     return begun
+
+
+def best_first_path_weights(begun: list[Search]) -> list[int | tuple[int, ...]]:
+    """The path weight of each best-first search among ``begun``, in order (for a search
+    under several rankings taking turns, the tuple of their path weights)."""
+    weights: list[int | tuple[int, ...]] = []
+    for search in begun:
+        algorithm = search.algorithm
+        if isinstance(algorithm, BestFirst):
+            weights.append(algorithm.path_weight)
+        elif isinstance(algorithm, Alternating):
+            weights.append(tuple(path_weight for path_weight, _ in algorithm.rankings))
+    return weights
 
 
 @pytest.mark.parametrize(("name", "number"), [("app", 15035), ("standard", 15035), ("app", 19588)])
@@ -388,10 +417,11 @@ def test_with_two_cells_the_last_search_runs_alone_and_wins(
     10,000; FINAL and its restarts needed 175,000 to over 300,000); the moves replay to a
     win."""
     rules = find_rules(name, cells=2)
-    begun = count_searches_begun(monkeypatch)
+    watched = watch_searches(monkeypatch)
     result = solve(Deal(rules, number).position(), rules, limit=SearchLimit(positions=30_000))
     assert result.status is SolveStatus.SOLVED
     assert_wins(Deal(rules, number).position(), rules, result.moves)
+    begun = best_first_path_weights(watched)
     assert len(begun) == (len(PORTFOLIO) if rules.takes_back else 1) + 1
     assert TWO_CELL_FINAL.also is not None
     assert begun[-1] == (TIGHT_FINAL.path_weight, TWO_CELL_FINAL.also[1])
@@ -402,9 +432,10 @@ def test_in_bakers_game_a_loss_is_proven_without_restarts(monkeypatch: pytest.Mo
     alone, prove it (21,930 positions; with the whole portfolio before, 26,080; with
     the restarts taking turns too, 38,000)."""
     rules = find_rules("bakers-game")
-    begun = count_searches_begun(monkeypatch)
+    watched = watch_searches(monkeypatch)
     result = solve_deal(Deal(rules, 20358), limit=SearchLimit(positions=30_000))
     assert result.status is SolveStatus.UNSOLVABLE
+    begun = best_first_path_weights(watched)
     assert len(begun) == 2
     assert begun[-1] == TIGHT_FINAL.path_weight
 

@@ -14,12 +14,12 @@ import random
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from tests.test_solver import _small_rules, assert_wins, board, winnable
+from tests.test_solver import _small_rules, assert_wins, board, watch_searches, winnable
 
 from freecell import Deal, find_rules
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver import SearchLimit, SolveStatus, searches, solve
+from freecell.solver import SearchLimit, SolveStatus, solve
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.plan import RELAXATIONS, plan_for
@@ -342,7 +342,7 @@ def test_a_relaxed_goal_is_followed_in_the_game_to_a_win(number: int, monkeypatc
     result = solve(position, STANDARD_2, limit=limit)
     assert result.status is SolveStatus.SOLVED
     assert_wins(position, STANDARD_2, result.moves)
-    monkeypatch.setattr(searches, "is_twin_step", lambda step: True)
+    watch_searches(monkeypatch, follow_from_start=True)
     plan = plan_for(STANDARD_2)
     assert plan.walks is not None
     plan = dataclasses.replace(plan, walks=dataclasses.replace(plan.walks, dead_ends=False))  # 14083 won in time else

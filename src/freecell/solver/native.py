@@ -4,7 +4,8 @@ A proof visits every position a deal can reach, and in pure Python that costs 20
 µs a position; with one or two cells a lost deal needs from 75,000 to more than 600,000.
 :data:`COMPILED` (the moves, the heuristic, the best-first search and the depth-first
 proof) are the modules nearly all of that time goes to. ``transcript`` is compiled too:
-every win is written out as moves (the rules engine, which replays them, is not). ``python -m
+every win is written out as moves (the rules engine, which replays them, is not); and
+``searches``, which every solve begins a search through. ``python -m
 freecell.solver.build_native`` compiles them with mypyc into :data:`COMPILED_DIR`,
 beside a manifest of the sources they were built from, and ``freecell.solver`` puts
 that folder first on its ``__path__`` (:func:`search_path`), so that importing
@@ -32,7 +33,8 @@ from typing import Final
 # is checked (not in the browser, nor with FREECELL_PURE_PYTHON), and no hashlib.
 PACKAGE_DIR: Final = os.path.dirname(os.path.realpath(__file__))
 COMPILED: Final = (
-    "board", "depth_first", "frontier", "rating", "search", "steps", "tables", "take_backs", "transcript", "twins"
+    "board", "depth_first", "frontier", "rating", "search", "searches", "steps", "tables", "take_backs", "transcript",
+    "twins",
 )
 COMPILED_DIR: Final = os.path.join(PACKAGE_DIR, "_compiled")
 MANIFEST: Final = "SOURCES.json"
