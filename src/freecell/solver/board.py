@@ -16,7 +16,7 @@ is argued in ``docs/solver.md`` ("Why the reductions lose no win").
 from __future__ import annotations
 
 import functools
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from freecell.position import Position
 from freecell.rules import Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
@@ -73,6 +73,9 @@ from freecell.solver.twins import (
     swapped_with_twin,
     twin_steps,
 )
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # (compiled, a machine int; just an int otherwise)
 
 # Compiled by mypyc, ``if column:`` on bytes asks Python whether they are true (a call);
 # ``len(column) > 0`` reads their size. The code a search runs for every position tests
@@ -753,11 +756,17 @@ class FreeCellProblem:
                 steps.append(to_home[i])
             # The ordered run at the exposed end (worked out here: cheaper than looking
             # up the column's features).
+            # Its cards are machine ints compiled: no call for each sum and product.
             height = len(column)
-            lowest = height - 1  # where the run's lowest card lies (positive indexes cost less)
-            while lowest > 0 and follows[column[lowest - 1] * 52 + column[lowest]]:
+            lowest: i64 = height - 1  # where the run's lowest card lies (positive indexes cost less)
+            above: i64 = top
+            while lowest > 0:
+                below: i64 = column[lowest - 1]
+                if not follows[below * 52 + above]:
+                    break
+                above = below
                 lowest -= 1
-            run = height - lowest
+            run: int = height - lowest
             if run == 1:  # the usual case, made short
                 from_here = onto_table[i]
                 for j in columns_in[at_slot[seeks[top]]]:
