@@ -798,8 +798,10 @@ class FreeCellProblem:
         if known is None:
             if len(self.held_known) >= FEATURES_KEPT:
                 self.held_known.clear()
-            known = self.held_known[cells] = bytes(set(cells))
-        held: bytes = known  # (compiled, bytes that may be None are read through Python's protocols)
+            known = self.held_known[cells] = tuple(set(cells))
+        # (Compiled, a tuple that may be None is read through Python's protocols; a card
+        # read from bytes would be boxed, then unboxed.)
+        held: tuple[int, ...] = known
         from_cell_home = common.from_cell_home
         from_cell = common.from_cell
         for card in held:
