@@ -192,6 +192,7 @@ class FreeCellProblem:
         self.follows, self.children, self.safe_needs = shared.follows, shared.children, shared.safe_needs
         self.parents = shared.parents
         self.slots = shared.slots
+        self.no_slots = [0] * (shared.slots[2] + 1)  # (moves() copies it: cheaper than making it)
         self.values = column_values(building, weights)
         # Shared by every problem that sends the same cards home by itself.
         # Only the complete problem takes cards back: only there must a card sent home be
@@ -715,8 +716,8 @@ class FreeCellProblem:
         # at_slot[slot]: the columns whose exposed card has that slot, one bit each; a card
         # may go onto those of the slot it seeks (see stacking_slots; columns_in lists
         # them). One entry written a column, not one for each card its exposed card takes.
-        offers, seeks, slot_count = self.slots
-        at_slot = [0] * (slot_count + 1)
+        offers, seeks, _ = self.slots
+        at_slot = self.no_slots.copy()
         empties = 0
         first_empty = -1
         for j, column in enumerate(columns):
