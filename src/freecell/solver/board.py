@@ -230,6 +230,10 @@ class FreeCellProblem:
         # again by identity (no lookup).
         self.last_foundations = b""
         self.last_safe = NO_CARDS
+        # The cells that moves() last listed the steps from, and their cards in a set's
+        # order: a position expanded often has its parent's cells, found again by identity.
+        self.last_cells = b""
+        self.last_held: tuple[int, ...] = ()
 
     # --- states --------------------------------------------------------------------
 
@@ -795,14 +799,20 @@ class FreeCellProblem:
                 steps.append(to_cell[i])
         # The searches break ties in the order of the steps: the cells' are listed in a
         # set's order, looked up (making a set each time costs more).
-        known = self.held_known.get(cells)
-        if known is None:
-            if len(self.held_known) >= FEATURES_KEPT:
-                self.held_known.clear()
-            known = self.held_known[cells] = tuple(set(cells))
-        # (Compiled, a tuple that may be None is read through Python's protocols; a card
-        # read from bytes would be boxed, then unboxed.)
-        held: tuple[int, ...] = known
+        held: tuple[int, ...]
+        if cells is self.last_cells:
+            held = self.last_held
+        else:
+            known = self.held_known.get(cells)
+            if known is None:
+                if len(self.held_known) >= FEATURES_KEPT:
+                    self.held_known.clear()
+                known = self.held_known[cells] = tuple(set(cells))
+            # (Compiled, a tuple that may be None is read through Python's protocols; a
+            # card read from bytes would be boxed, then unboxed.)
+            held = known
+            self.last_cells = cells
+            self.last_held = held
         from_cell_home = common.from_cell_home
         from_cell = common.from_cell
         for card in held:
