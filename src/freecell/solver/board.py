@@ -753,6 +753,7 @@ class FreeCellProblem:
         to_cell = common.to_cell
         to_home = common.home
         onto_table = common.onto
+        runs = common.runs
         for i, column in enumerate(columns):
             if len(column) == 0:
                 continue
@@ -782,10 +783,12 @@ class FreeCellProblem:
                 from_here = onto_table[i]
                 for j in columns_in[at_slot[seeks[top]]]:
                     steps.append(from_here[j])
+                runs_from = runs[i]
                 for count in range(2, min(run, to_occupied) + 1):
                     for j in columns_in[at_slot[seeks[column[-count]]]]:
-                        steps.append((i, j, count))
+                        steps.append(runs_from[j][count])
                 if first_empty >= 0:
+                    to_first_empty = runs_from[first_empty]
                     most = min(run, to_empty)
                     for count in range(1, most + 1):
                         if count == height:
@@ -794,7 +797,7 @@ class FreeCellProblem:
                             continue
                         if whole_runs and count < most and count < height - 1:
                             continue
-                        steps.append((i, first_empty, count))
+                        steps.append(to_first_empty[count])
             if free and not (whole_runs and run > 1):
                 steps.append(to_cell[i])
         # The searches break ties in the order of the steps: the cells' are listed in a
