@@ -16,7 +16,7 @@ is argued in ``docs/solver.md`` ("Why the reductions lose no win").
 from __future__ import annotations
 
 import functools
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from freecell.position import Position
 from freecell.rules import Building, EmptyColumns, FoundationReturn, Rules, SequenceMoves
@@ -73,6 +73,9 @@ from freecell.solver.twins import (
     swapped_with_twin,
     twin_steps,
 )
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # (compiled, a machine int; just an int otherwise)
 
 # Compiled by mypyc, ``if column:`` on bytes asks Python whether they are true (a call);
 # ``len(column) > 0`` reads their size. The code a search runs for every position tests
@@ -189,6 +192,7 @@ class FreeCellProblem:
         self.follows, self.children, self.safe_needs = shared.follows, shared.children, shared.safe_needs
         self.parents = shared.parents
         self.slots = shared.slots
+        self.no_slots = [0] * (shared.slots[2] + 1)  # (moves() copies it: cheaper than making it)
         self.values = column_values(building, weights)
         # Shared by every problem that sends the same cards home by itself.
         # Only the complete problem takes cards back: only there must a card sent home be
@@ -227,6 +231,10 @@ class FreeCellProblem:
         self.last_foundations = b""
         self.last_safe = NO_CARDS
         self.last_table = LastTable()  # what rate() found of the table it rated last
+        # The cells that moves() last listed the steps from, and their cards in a set's
+        # order: a position expanded often has its parent's cells, found again by identity.
+        self.last_cells = b""
+        self.last_held: tuple[int, ...] = ()
 
     # --- states --------------------------------------------------------------------
 
@@ -713,8 +721,8 @@ class FreeCellProblem:
         # at_slot[slot]: the columns whose exposed card has that slot, one bit each; a card
         # may go onto those of the slot it seeks (see stacking_slots; columns_in lists
         # them). One entry written a column, not one for each card its exposed card takes.
-        offers, seeks, slot_count = self.slots
-        at_slot = [0] * (slot_count + 1)
+        offers, seeks, _ = self.slots
+        at_slot = self.no_slots.copy()
         empties = 0
         first_empty = -1
         for j, column in enumerate(columns):
@@ -746,6 +754,7 @@ class FreeCellProblem:
         to_cell = common.to_cell
         to_home = common.home
         onto_table = common.onto
+        runs = common.runs
         for i, column in enumerate(columns):
             if len(column) == 0:
                 continue
@@ -754,11 +763,17 @@ class FreeCellProblem:
                 steps.append(to_home[i])
             # The ordered run at the exposed end (worked out here: cheaper than looking
             # up the column's features).
+            # Its cards are machine ints compiled: no call for each sum and product.
             height = len(column)
-            lowest = height - 1  # where the run's lowest card lies (positive indexes cost less)
-            while lowest > 0 and follows[column[lowest - 1] * 52 + column[lowest]]:
+            lowest: i64 = height - 1  # where the run's lowest card lies (positive indexes cost less)
+            above: i64 = top
+            while lowest > 0:
+                below: i64 = column[lowest - 1]
+                if not follows[below * 52 + above]:
+                    break
+                above = below
                 lowest -= 1
-            run = height - lowest
+            run: int = height - lowest
             if run == 1:  # the usual case, made short
                 from_here = onto_table[i]
                 for j in columns_in[at_slot[seeks[top]]]:
@@ -769,10 +784,12 @@ class FreeCellProblem:
                 from_here = onto_table[i]
                 for j in columns_in[at_slot[seeks[top]]]:
                     steps.append(from_here[j])
+                runs_from = runs[i]
                 for count in range(2, min(run, to_occupied) + 1):
                     for j in columns_in[at_slot[seeks[column[-count]]]]:
-                        steps.append((i, j, count))
+                        steps.append(runs_from[j][count])
                 if first_empty >= 0:
+                    to_first_empty = runs_from[first_empty]
                     most = min(run, to_empty)
                     for count in range(1, most + 1):
                         if count == height:
@@ -781,17 +798,25 @@ class FreeCellProblem:
                             continue
                         if whole_runs and count < most and count < height - 1:
                             continue
-                        steps.append((i, first_empty, count))
+                        steps.append(to_first_empty[count])
             if free and not (whole_runs and run > 1):
                 steps.append(to_cell[i])
         # The searches break ties in the order of the steps: the cells' are listed in a
         # set's order, looked up (making a set each time costs more).
-        known = self.held_known.get(cells)
-        if known is None:
-            if len(self.held_known) >= FEATURES_KEPT:
-                self.held_known.clear()
-            known = self.held_known[cells] = bytes(set(cells))
-        held: bytes = known  # (compiled, bytes that may be None are read through Python's protocols)
+        held: tuple[int, ...]
+        if cells is self.last_cells:
+            held = self.last_held
+        else:
+            known = self.held_known.get(cells)
+            if known is None:
+                if len(self.held_known) >= FEATURES_KEPT:
+                    self.held_known.clear()
+                known = self.held_known[cells] = tuple(set(cells))
+            # (Compiled, a tuple that may be None is read through Python's protocols; a
+            # card read from bytes would be boxed, then unboxed.)
+            held = known
+            self.last_cells = cells
+            self.last_held = held
         from_cell_home = common.from_cell_home
         from_cell = common.from_cell
         for card in held:

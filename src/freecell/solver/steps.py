@@ -45,8 +45,9 @@ BYTES: Final = tuple(bytes((value,)) for value in range(256))
 
 class CommonSteps:
     """The commonest steps of a table of ``column_count`` columns, made once: a single
-    card from a column home, to a cell or onto a column (``onto[i][j]``), and a card in a
-    cell home or onto a column (``from_cell_home[card]``, ``from_cell[card][j]``).
+    card from a column home, to a cell or onto a column (``onto[i][j]``), a run onto a
+    column (``runs[i][j][count]``), and a card in a cell home or onto a column
+    (``from_cell_home[card]``, ``from_cell[card][j]``).
 
     Listing moves takes them from here rather than building a tuple for each step:
     compiled, a tuple built boxes each of its ints. Steps are compared by value, so
@@ -58,6 +59,8 @@ class CommonSteps:
         self.home: list[Step] = [(i, HOME, 1) for i in columns]
         self.to_cell: list[Step] = [(i, CELL, 1) for i in columns]
         self.onto: list[list[Step]] = [[(i, j, 1) for j in columns] for i in columns]
+        # A run of ``count`` cards (at most 13: each card a rank below the one it lies on).
+        self.runs: list[list[list[Step]]] = [[[(i, j, count) for count in range(14)] for j in columns] for i in columns]
         self.from_cell_home: list[Step] = [(CELL + card, HOME, 1) for card in range(52)]
         self.from_cell: list[list[Step]] = [[(CELL + card, j, 1) for j in columns] for card in range(52)]
 

@@ -230,7 +230,7 @@ def takeable_cache(building: Building) -> dict[bytes, tuple[int, int, int]]:
 
 
 @functools.cache
-def held_cache() -> dict[bytes, bytes]:
+def held_cache() -> dict[bytes, tuple[int, ...]]:
     """For each set of cells (sorted bytes), the cards they hold, each once, in the
     order a set of them gives: the order a problem lists the steps from the cells in."""
     return {}
