@@ -73,10 +73,11 @@ class Problem(Protocol[S, M, T]):
         """Each move from ``state``."""
         ...
 
-    def rated_moves(self, state: S) -> list[tuple[int, M, tuple[S, T] | None]]:
+    def rated_moves(self, state: S) -> list[tuple[int, M, int, tuple[S, T] | None]]:
         """Each move from ``state``, with the heuristic of the child it leads to
         (worked out without making the child, where the problem can; :data:`WON` if
-        and only if that child is a goal), and what
+        and only if that child is a goal), the move's cost (as the search's ``cost``
+        tells it: handed over here, a call for each child is saved), and what
         :meth:`play` gives for it when that child had to be made (else None)."""
         ...
 
@@ -366,7 +367,7 @@ class InstrumentedProblem(Generic[S, M, T]):
         self.generated += len(found)
         return found
 
-    def rated_moves(self, state: S) -> list[tuple[int, M, tuple[S, T] | None]]:
+    def rated_moves(self, state: S) -> list[tuple[int, M, int, tuple[S, T] | None]]:
         found = self.problem.rated_moves(state)
         self.expanded += 1
         self.generated += len(found)
@@ -414,7 +415,8 @@ class BestFirst(Generic[S, M, T]):
     known).
 
     ``lazy`` makes a child only when it is taken from the frontier (see the module
-    docstring). Otherwise each child is made when found and dropped at once if seen:
+    docstring), and takes each move's cost from the problem's ``rated_moves`` (which
+    must agree with ``cost``). Otherwise each child is made when found and dropped at once if seen:
     cheaper when nearly every child will be taken anyway, as in a proof.
 
     ``noise`` adds a random amount below it (from ``seed``) to each priority: searches
@@ -523,8 +525,8 @@ class BestFirst(Generic[S, M, T]):
             expanded += 1
             budget.expanded += 1
             if self.lazy:
-                for h, child_move, child_made in rated_moves(state):
-                    child_g = g + cost(child_move)
+                for h, child_move, child_cost, child_made in rated_moves(state):
+                    child_g = g + child_cost
                     if bound is None or child_g < bound:
                         if randrange is not None:
                             h += randrange(noise)
