@@ -360,15 +360,19 @@ class InstrumentedProblem(Generic[S, M, T]):
         self.play: Callable[[S, M], tuple[S, T]] = problem.play
         self.reverse: Callable[[S, M, S, T], M | None] = problem.reverse
         self.child_key: Callable[[S, bytes, M], bytes | None] = problem.child_key
+        # Counted, but called through bound methods kept here: compiled, a method of
+        # the problem (a protocol) is looked up by name at every call.
+        self._moves: Callable[[S], list[M]] = problem.moves
+        self._rated_moves: Callable[[S], list[tuple[int, M, int, tuple[S, T] | None]]] = problem.rated_moves
 
     def moves(self, state: S) -> list[M]:
-        found = self.problem.moves(state)
+        found = self._moves(state)
         self.expanded += 1
         self.generated += len(found)
         return found
 
     def rated_moves(self, state: S) -> list[tuple[int, M, int, tuple[S, T] | None]]:
-        found = self.problem.rated_moves(state)
+        found = self._rated_moves(state)
         self.expanded += 1
         self.generated += len(found)
         return found
