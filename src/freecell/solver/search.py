@@ -491,6 +491,8 @@ class BestFirst(Generic[S, M, T]):
         moves = problem.moves
         rated_moves = problem.rated_moves
         heuristic = problem.heuristic
+        child_key_of = problem.child_key
+        play = problem.play
         prune = self.prune
         found: SearchRun[S, T] | None = None
         while frontier.size:
@@ -501,7 +503,7 @@ class BestFirst(Generic[S, M, T]):
                 if made is None:
                     # Seen already (as most children are): not made, where its key is
                     # told from its parent's.
-                    unseen = _unseen_child(problem, came_from, state, key, move)
+                    unseen = _unseen_child(child_key_of, play, key_of, came_from, state, key, move)
                     if unseen is None:
                         continue
                     key, state, via = unseen
@@ -540,7 +542,7 @@ class BestFirst(Generic[S, M, T]):
                 child_g = g + cost(child_move)
                 if bound is not None and child_g >= bound:
                     continue
-                unseen = _unseen_child(problem, came_from, state, key, child_move)
+                unseen = _unseen_child(child_key_of, play, key_of, came_from, state, key, child_move)
                 if unseen is None:
                     continue
                 child_key, child, via = unseen
@@ -628,6 +630,9 @@ class Alternating(Generic[S, M, T]):
         is_goal = problem.is_goal
         moves = problem.moves
         heuristic = problem.heuristic
+        key_of = problem.key
+        child_key_of = problem.child_key
+        play = problem.play
         turn = self.turn
         prune = self.prune
         expanded = 0
@@ -662,7 +667,7 @@ class Alternating(Generic[S, M, T]):
             expanded += 1
             budget.expanded += 1
             for child_move in moves(state):
-                unseen = _unseen_child(problem, came_from, state, key, child_move)
+                unseen = _unseen_child(child_key_of, play, key_of, came_from, state, key, child_move)
                 if unseen is None:
                     continue
                 child_key, child, via = unseen
@@ -687,20 +692,29 @@ class Alternating(Generic[S, M, T]):
 
 
 def _unseen_child(
-    problem: Problem[S, M, T], came_from: dict[bytes, tuple[bytes, T] | None], state: S, key: bytes, move: M
+    child_key_of: Callable[[S, bytes, M], bytes | None],
+    play: Callable[[S, M], tuple[S, T]],
+    key_of: Callable[[S], bytes],
+    came_from: dict[bytes, tuple[bytes, T] | None],
+    state: S,
+    key: bytes,
+    move: M,
 ) -> tuple[bytes, S, T] | None:
     """The key of the child ``move`` leads to from ``state`` (whose key is ``key``), the
     child and what leads there; None if that key is in ``came_from``. Most children
-    were seen already: where the problem tells the key without the child, such a child
-    is not made."""
-    child_key = problem.child_key(state, key, move)
+    were seen already: where the problem tells the key without the child
+    (``child_key_of``, its :meth:`~Problem.child_key`), such a child is not made.
+
+    The problem's methods come as the searches hold them: compiled, a method of a
+    problem (a protocol) called here would be looked up by name at every call."""
+    child_key = child_key_of(state, key, move)
     if child_key is None:
-        child, via = problem.play(state, move)
-        child_key = problem.key(child)
+        child, via = play(state, move)
+        child_key = key_of(child)
         return None if child_key in came_from else (child_key, child, via)
     if child_key in came_from:
         return None
-    child, via = problem.play(state, move)
+    child, via = play(state, move)
     return child_key, child, via
 
 
