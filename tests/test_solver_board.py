@@ -15,7 +15,7 @@ from freecell.solver import board as board_module
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
 from freecell.solver.search import WON, BestFirst, Budget, SearchEnd, SearchLimit
-from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, fused, fused_moves
+from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, fused, fused_moves, step_cost
 from freecell.solver.tables import (
     DISORDER_MASK,
     EMPTY_LOWEST,
@@ -63,7 +63,7 @@ def test_take_backs_are_rated_with_their_childs_own_heuristic(
     states = walker.states
     take_backs = 0
     for state in states:
-        for h, step, made in problem.rated_moves(state):
+        for h, step, _, made in problem.rated_moves(state):
             if step[0] >= HOME:
                 assert made is None
                 child = problem.play(state, step)[0]
@@ -77,9 +77,10 @@ def test_take_backs_are_rated_with_their_childs_own_heuristic(
 @pytest.mark.parametrize("weights", [Weights(), Weights(cell=40, shortest=25)], ids=["plain", "shortest"])
 def test_rated_moves_give_each_childs_own_heuristic(name: str, complete: bool, eager: bool, weights: Weights) -> None:
     """The heuristic worked out from the parent equals the one of the child made, WON
-    marks exactly the children already won, and a child made while rating is the one
-    play() makes, along random walks through deals (with and without the weight on the
-    shortest column, which rated_moves adds on its own)."""
+    marks exactly the children already won, each step's cost is step_cost's, and a
+    child made while rating is the one play() makes, along random walks through deals
+    (with and without the weight on the shortest column, which rated_moves adds on its
+    own)."""
     rules = find_rules(name)
     walk = random.Random(f"{name}-{complete}-{eager}")
     checked = won = 0
@@ -90,8 +91,9 @@ def test_rated_moves_give_each_childs_own_heuristic(name: str, complete: bool, e
             rated = problem.rated_moves(state)
             if not rated:
                 break
-            assert [step for _, step, _ in rated] == problem.moves(state)
-            for h, step, made in rated:
+            assert [step for _, step, _, _ in rated] == problem.moves(state)
+            for h, step, cost, made in rated:
+                assert cost == step_cost(step), step
                 child, via = problem.play(state, step)
                 assert made is None or made == (child, via)
                 if problem.is_goal(child):

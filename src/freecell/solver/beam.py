@@ -63,7 +63,7 @@ def beam_search(
                 return SearchRun(SearchEnd.LIMIT)
             expanded += 1
             budget.expanded += 1
-            for h, move, made in rated_moves(state):
+            for h, move, _, made in rated_moves(state):
                 child, via = play(state, move) if made is None else made
                 child_key = key_of(child)
                 if child_key in came_from:

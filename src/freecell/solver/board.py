@@ -705,7 +705,7 @@ class FreeCellProblem:
 
     def rated_moves(self, state: State) -> list[Rated]:
         """Every step from ``state``, with the heuristic of the child it leads to
-        (:data:`WON` if that child is a goal)."""
+        (:data:`WON` if that child is a goal) and its cost (see :data:`~freecell.solver.steps.Rated`)."""
         rated = rate(self, state, self.moves(state))
         if self.weights.shortest:
             return with_shortest(self, state[0], rated)

@@ -22,6 +22,7 @@ from freecell.solver.steps import (
     State,
     Step,
     may_go_home,
+    step_cost,
 )
 from freecell.solver.tables import DISORDER_MASK, EMPTY_LOWEST, LOWEST_SHIFT, SHARE_SHIFT
 
@@ -60,7 +61,8 @@ class LastTable:
 
 
 def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rated]:
-    """Each step with its child's heuristic. A step that sends no card home changes
+    """Each step with its child's heuristic and its cost (:func:`~freecell.solver.steps.step_cost`,
+    1 for every step not played here). A step that sends no card home changes
     one or two columns and the cells, so its child's heuristic is the parent's with
     those parts replaced, worked out without making the child. The other steps are
     played (:meth:`~freecell.solver.board.FreeCellProblem.play`) to see where they lead.
@@ -192,7 +194,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                     # (Most columns keep some disorder: told first.)
                     if not (onto | left) & mask and disorder == (under_it & mask) + (packed_of[source] & mask):
                         h = won
-                rated.append((h, step, None))
+                rated.append((h, step, 1, None))
                 continue
         elif source < home and target < cell and not (fuses and may_go_home(source - cell, foundations)):
             under_it = packed_of[target]
@@ -206,7 +208,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             h = base - cell_weight + (onto >> shift) - (under_it >> shift) + next_weight * hits[target]
             if not onto & mask and disorder == under_it & mask:
                 h = won
-            rated.append((h, step, None))
+            rated.append((h, step, 1, None))
             continue
         elif home <= source < TWIN_CELL and one_deck:
             # A take-back (one deck): the card comes back on top of a column or into
@@ -227,10 +229,10 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 onto = values.of(columns[target] + BYTES[((height - 1) << 2) | suit])
                 sinking = hits[target] - (where == target)
                 h = base + (onto >> shift) - (packed_of[target] >> shift) + next_weight * (sinking - deep)
-            rated.append((won if not disorder else h, step, None))
+            rated.append((won if not disorder else h, step, 1, None))
             continue
         made = problem.play(state, step)
-        rated.append((problem.heuristic_after(made[0], columns, packed_of, packed), step, made))
+        rated.append((problem.heuristic_after(made[0], columns, packed_of, packed), step, step_cost(step), made))
     return rated
 
 
@@ -244,7 +246,7 @@ def with_shortest(problem: FreeCellProblem, columns: Columns, rated: list[Rated]
     weight = problem.weights.shortest
     won = WON
     result: list[Rated] = []
-    for h, step, made in rated:
+    for h, step, cost, made in rated:
         if made is None and h != won:
             source, target, count = step
             if a != source and a != target:
@@ -256,5 +258,5 @@ def with_shortest(problem: FreeCellProblem, columns: Columns, rated: list[Rated]
             if target < CELL:
                 low = min(low, lengths[target] + count)
             h += weight * low
-        result.append((h, step, made))
+        result.append((h, step, cost, made))
     return result

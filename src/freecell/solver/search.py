@@ -73,10 +73,11 @@ class Problem(Protocol[S, M, T]):
         """Each move from ``state``."""
         ...
 
-    def rated_moves(self, state: S) -> list[tuple[int, M, tuple[S, T] | None]]:
+    def rated_moves(self, state: S) -> list[tuple[int, M, int, tuple[S, T] | None]]:
         """Each move from ``state``, with the heuristic of the child it leads to
         (worked out without making the child, where the problem can; :data:`WON` if
-        and only if that child is a goal), and what
+        and only if that child is a goal), the move's cost (as the search's ``cost``
+        tells it: handed over here, a call for each child is saved), and what
         :meth:`play` gives for it when that child had to be made (else None)."""
         ...
 
@@ -359,15 +360,19 @@ class InstrumentedProblem(Generic[S, M, T]):
         self.play: Callable[[S, M], tuple[S, T]] = problem.play
         self.reverse: Callable[[S, M, S, T], M | None] = problem.reverse
         self.child_key: Callable[[S, bytes, M], bytes | None] = problem.child_key
+        # Counted, but called through bound methods kept here: compiled, a method of
+        # the problem (a protocol) is looked up by name at every call.
+        self._moves: Callable[[S], list[M]] = problem.moves
+        self._rated_moves: Callable[[S], list[tuple[int, M, int, tuple[S, T] | None]]] = problem.rated_moves
 
     def moves(self, state: S) -> list[M]:
-        found = self.problem.moves(state)
+        found = self._moves(state)
         self.expanded += 1
         self.generated += len(found)
         return found
 
-    def rated_moves(self, state: S) -> list[tuple[int, M, tuple[S, T] | None]]:
-        found = self.problem.rated_moves(state)
+    def rated_moves(self, state: S) -> list[tuple[int, M, int, tuple[S, T] | None]]:
+        found = self._rated_moves(state)
         self.expanded += 1
         self.generated += len(found)
         return found
@@ -414,7 +419,8 @@ class BestFirst(Generic[S, M, T]):
     known).
 
     ``lazy`` makes a child only when it is taken from the frontier (see the module
-    docstring). Otherwise each child is made when found and dropped at once if seen:
+    docstring), and takes each move's cost from the problem's ``rated_moves`` (which
+    must agree with ``cost``). Otherwise each child is made when found and dropped at once if seen:
     cheaper when nearly every child will be taken anyway, as in a proof.
 
     ``noise`` adds a random amount below it (from ``seed``) to each priority: searches
@@ -485,6 +491,8 @@ class BestFirst(Generic[S, M, T]):
         moves = problem.moves
         rated_moves = problem.rated_moves
         heuristic = problem.heuristic
+        child_key_of = problem.child_key
+        play = problem.play
         prune = self.prune
         found: SearchRun[S, T] | None = None
         while frontier.size:
@@ -495,7 +503,7 @@ class BestFirst(Generic[S, M, T]):
                 if made is None:
                     # Seen already (as most children are): not made, where its key is
                     # told from its parent's.
-                    unseen = _unseen_child(problem, came_from, state, key, move)
+                    unseen = _unseen_child(child_key_of, play, key_of, came_from, state, key, move)
                     if unseen is None:
                         continue
                     key, state, via = unseen
@@ -523,8 +531,8 @@ class BestFirst(Generic[S, M, T]):
             expanded += 1
             budget.expanded += 1
             if self.lazy:
-                for h, child_move, child_made in rated_moves(state):
-                    child_g = g + cost(child_move)
+                for h, child_move, child_cost, child_made in rated_moves(state):
+                    child_g = g + child_cost
                     if bound is None or child_g < bound:
                         if randrange is not None:
                             h += randrange(noise)
@@ -534,7 +542,7 @@ class BestFirst(Generic[S, M, T]):
                 child_g = g + cost(child_move)
                 if bound is not None and child_g >= bound:
                     continue
-                unseen = _unseen_child(problem, came_from, state, key, child_move)
+                unseen = _unseen_child(child_key_of, play, key_of, came_from, state, key, child_move)
                 if unseen is None:
                     continue
                 child_key, child, via = unseen
@@ -622,6 +630,9 @@ class Alternating(Generic[S, M, T]):
         is_goal = problem.is_goal
         moves = problem.moves
         heuristic = problem.heuristic
+        key_of = problem.key
+        child_key_of = problem.child_key
+        play = problem.play
         turn = self.turn
         prune = self.prune
         expanded = 0
@@ -656,7 +667,7 @@ class Alternating(Generic[S, M, T]):
             expanded += 1
             budget.expanded += 1
             for child_move in moves(state):
-                unseen = _unseen_child(problem, came_from, state, key, child_move)
+                unseen = _unseen_child(child_key_of, play, key_of, came_from, state, key, child_move)
                 if unseen is None:
                     continue
                 child_key, child, via = unseen
@@ -681,20 +692,29 @@ class Alternating(Generic[S, M, T]):
 
 
 def _unseen_child(
-    problem: Problem[S, M, T], came_from: dict[bytes, tuple[bytes, T] | None], state: S, key: bytes, move: M
+    child_key_of: Callable[[S, bytes, M], bytes | None],
+    play: Callable[[S, M], tuple[S, T]],
+    key_of: Callable[[S], bytes],
+    came_from: dict[bytes, tuple[bytes, T] | None],
+    state: S,
+    key: bytes,
+    move: M,
 ) -> tuple[bytes, S, T] | None:
     """The key of the child ``move`` leads to from ``state`` (whose key is ``key``), the
     child and what leads there; None if that key is in ``came_from``. Most children
-    were seen already: where the problem tells the key without the child, such a child
-    is not made."""
-    child_key = problem.child_key(state, key, move)
+    were seen already: where the problem tells the key without the child
+    (``child_key_of``, its :meth:`~Problem.child_key`), such a child is not made.
+
+    The problem's methods come as the searches hold them: compiled, a method of a
+    problem (a protocol) called here would be looked up by name at every call."""
+    child_key = child_key_of(state, key, move)
     if child_key is None:
-        child, via = problem.play(state, move)
-        child_key = problem.key(child)
+        child, via = play(state, move)
+        child_key = key_of(child)
         return None if child_key in came_from else (child_key, child, via)
     if child_key in came_from:
         return None
-    child, via = problem.play(state, move)
+    child, via = play(state, move)
     return child_key, child, via
 
 

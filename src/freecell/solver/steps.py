@@ -35,9 +35,10 @@ Columns = tuple[bytes, ...]
 State = tuple[Columns, bytes, bytes]
 Step = tuple[int, ...]
 Steps = tuple[Step, ...]
-# A step with its child's heuristic, and the child with the steps taken when rating it
-# meant making it (None otherwise: the search makes it if it ever takes it).
-Rated = tuple[int, Step, "tuple[State, Steps] | None"]
+# A step with its child's heuristic, its cost (step_cost), and the child with the steps
+# taken when rating it meant making it (None otherwise: the search makes it if it ever
+# takes it).
+Rated = tuple[int, Step, int, "tuple[State, Steps] | None"]
 
 # Each byte value as a bytes of its own, made once.
 BYTES: Final = tuple(bytes((value,)) for value in range(256))
