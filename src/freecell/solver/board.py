@@ -27,6 +27,7 @@ from freecell.solver.steps import (
     CELL,
     FUSED,
     HOME,
+    IN_CELL,
     TWIN,
     TWIN_CELL,
     UNLIMITED,
@@ -244,9 +245,10 @@ class FreeCellProblem:
         cards in play decide the foundations.
 
         With one deck it tells, for each card, the card it lies on in its column (255
-        for a card at the bottom, the card itself for one in a cell or home), then the
-        cells: a table of 52 bytes that no order of the columns changes, made in C by
-        ``bytes.maketrans`` from the columns joined, each card against the one before it.
+        for a card at the bottom, :data:`~freecell.solver.steps.IN_CELL` for one in a
+        cell, the card itself for one home): a table of 52 bytes that no order of the
+        columns or cells changes, made in C by ``bytes.maketrans`` from the columns
+        joined, each card against the one before it (see :func:`~freecell.solver.steps.lying_on`).
         (Sorting the columns instead costs a third more, and a search makes a key for
         every child.) With two decks a card may lie in two places: the key is then the
         columns sorted and joined."""
@@ -255,7 +257,7 @@ class FreeCellProblem:
             return class_key(self, columns, cells)
         if self.pile_count != 4:
             return b"\xff".join(sorted(columns)) + b"\xfe" + cells
-        return lying_on(columns) + cells
+        return lying_on(columns, cells)
 
     def child_key(self, state: State, key: bytes, step: Step) -> bytes | None:
         """The key of the child that :meth:`play` makes for ``step``, made from ``key``
@@ -265,7 +267,8 @@ class FreeCellProblem:
 
         A search finds most children seen already (app, 1 cell, best first: three in
         five), and this spares it making them: after a step that sends no card home,
-        only the lowest card moved lies on another card, and the cells may change."""
+        only the lowest card moved lies elsewhere (on another card, or in a cell): one
+        byte of the key changes."""
         if not self.patches_keys:
             return None
         source, target, count = step
@@ -296,13 +299,9 @@ class FreeCellProblem:
             onto = columns[target]
             under = onto[len(onto) - 1] if len(onto) > 0 else 255
         else:
-            under = lowest  # in a cell: the card itself
-        if source < CELL and target < CELL:
-            return key[:lowest] + BYTES[under] + key[lowest + 1 :]
-        placed = key[:lowest] + BYTES[under] + key[lowest + 1 : 52]
-        if source >= CELL:
-            return placed + cells.replace(BYTES[lowest], b"", 1)
-        return placed + with_card(cells, lowest)
+            under = IN_CELL
+        # One formatting of the parts: compiled, one new bytes (``+`` made one a part).
+        return b"%b%b%b" % (key[:lowest], BYTES[under], key[lowest + 1 :])
 
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
