@@ -601,7 +601,7 @@ class FreeCellProblem:
         if safe is not NO_CARDS:
             if target == HOME:
                 exposed = -1
-            elif source < CELL and listed[source] and safe[listed[source][-1]]:
+            elif source < CELL and len(listed[source]) > 0 and safe[listed[source][-1]]:
                 exposed = source  # (a twin there stays: see _close)
             else:
                 return (tuple(listed), cells, foundations), (step,)
@@ -636,7 +636,8 @@ class FreeCellProblem:
         listed = list(columns)
         if source < CELL:
             column = listed[source]
-            moving = column[-count:]
+            # (One card, the commonest, taken as the bytes made once: no slice.)
+            moving = BYTES[column[-1]] if count == 1 else column[-count:]
             listed[source] = column[:-count]
         elif source < HOME:
             moving = BYTES[source - CELL]
