@@ -58,6 +58,7 @@ from freecell.solver.tables import (
     homeward_cache,
     parents_table,
     raised_cache,
+    ready_table,
     settled_cache,
     stacking_slots,
     takeable_cache,
@@ -394,8 +395,12 @@ class FreeCellProblem:
         itself where there is none)."""
         known = self.homeward_known.get(foundations)
         if known is None:
-            listed = [(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13]
-            ready = _marked(listed)
+            one_deck = self.pile_count == 4
+            if one_deck and self.eager:
+                listed = []  # (not needed)
+            else:
+                listed = [(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13]
+            ready = ready_table(foundations) if one_deck else _marked(listed)
             safe = ready if self.eager else _marked([card for card in listed if self._safe(card, foundations)])
             if len(self.homeward_known) >= FEATURES_KEPT:
                 self.homeward_known.clear()
