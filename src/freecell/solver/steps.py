@@ -104,6 +104,11 @@ def cards_in_cells(state: State) -> int:
     return len(state[1])
 
 
+# Called as a module's name: compiled, bytes.maketrans(...) looks the method up on the
+# type at every call.
+_MAKETRANS: Final = bytes.maketrans
+
+
 def lying_on(columns: Columns, cells: bytes = b"") -> bytes:
     """For each card (one deck), the card it lies on in its column: 255 for a card at the
     bottom, :data:`IN_CELL` for one of ``cells``, the card itself for one elsewhere (home).
@@ -112,8 +117,8 @@ def lying_on(columns: Columns, cells: bytes = b"") -> bytes:
     cell then changes one byte of the table, as a step between columns does."""
     joined = b"\xff".join(columns)
     if len(cells) == 0:
-        return bytes.maketrans(joined, b"\xff" + joined[:-1])[:52]
-    return bytes.maketrans(joined + cells, b"\xff" + joined[:-1] + BYTES[IN_CELL] * len(cells))[:52]
+        return _MAKETRANS(joined, b"\xff" + joined[:-1])[:52]
+    return _MAKETRANS(joined + cells, b"\xff" + joined[:-1] + BYTES[IN_CELL] * len(cells))[:52]
 
 
 def may_go_home(card: int, foundations: bytes) -> bool:
