@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -20,11 +21,13 @@ from freecell.solver.tables import (
     DISORDER_MASK,
     EMPTY_LOWEST,
     LOWEST_SHIFT,
+    NO_CARDS,
     SHARE_SHIFT,
     Weights,
     building_tables,
     column_features,
     column_values,
+    ready_table,
     stacking_slots,
 )
 from freecell.solver.transcript import verify, write_moves
@@ -473,3 +476,13 @@ def test_a_table_makes_the_same_children_whatever_the_order_of_its_columns(
             assert problem.key(problem.play(shuffled, moved)[0]) == problem.key(child), (state, step)
             compared += len(via) > 1
     assert compared > 100, compared  # children with cards sent home after the move
+
+
+def test_the_ready_table_marks_each_card_its_piles_height_wants() -> None:
+    """For every foundations of one deck, ``ready_table`` marks exactly the cards one rank
+    above their suit's pile, and is ``NO_CARDS`` itself once every card is home."""
+    for heights in itertools.product(range(14), repeat=4):
+        foundations = bytes(heights)
+        table = ready_table(foundations)
+        assert table == bytes(heights[card & 3] == card >> 2 for card in range(52)), heights
+        assert (table is NO_CARDS) is (heights == (13, 13, 13, 13)), heights

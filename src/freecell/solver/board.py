@@ -27,6 +27,7 @@ from freecell.solver.steps import (
     CELL,
     FUSED,
     HOME,
+    IN_CELL,
     TWIN,
     TWIN_CELL,
     UNLIMITED,
@@ -57,6 +58,7 @@ from freecell.solver.tables import (
     homeward_cache,
     parents_table,
     raised_cache,
+    ready_table,
     settled_cache,
     stacking_slots,
     takeable_cache,
@@ -253,9 +255,10 @@ class FreeCellProblem:
         cards in play decide the foundations.
 
         With one deck it tells, for each card, the card it lies on in its column (255
-        for a card at the bottom, the card itself for one in a cell or home), then the
-        cells: a table of 52 bytes that no order of the columns changes, made in C by
-        ``bytes.maketrans`` from the columns joined, each card against the one before it.
+        for a card at the bottom, :data:`~freecell.solver.steps.IN_CELL` for one in a
+        cell, the card itself for one home): a table of 52 bytes that no order of the
+        columns or cells changes, made in C by ``bytes.maketrans`` from the columns
+        joined, each card against the one before it (see :func:`~freecell.solver.steps.lying_on`).
         (Sorting the columns instead costs a third more, and a search makes a key for
         every child.) With two decks a card may lie in two places: the key is then the
         columns sorted and joined."""
@@ -264,7 +267,7 @@ class FreeCellProblem:
             return class_key(self, columns, cells)
         if self.pile_count != 4:
             return b"\xff".join(sorted(columns)) + b"\xfe" + cells
-        return lying_on(columns) + cells
+        return lying_on(columns, cells)
 
     def child_key(self, state: State, key: bytes, step: Step) -> bytes | None:
         """The key of the child that :meth:`play` makes for ``step``, made from ``key``
@@ -274,7 +277,8 @@ class FreeCellProblem:
 
         A search finds most children seen already (app, 1 cell, best first: three in
         five), and this spares it making them: after a step that sends no card home,
-        only the lowest card moved lies on another card, and the cells may change."""
+        only the lowest card moved lies elsewhere (on another card, or in a cell): one
+        byte of the key changes."""
         if not self.patches_keys:
             return None
         source, target, count = step
@@ -305,13 +309,9 @@ class FreeCellProblem:
             onto = columns[target]
             under = onto[len(onto) - 1] if len(onto) > 0 else 255
         else:
-            under = lowest  # in a cell: the card itself
-        if source < CELL and target < CELL:
-            return key[:lowest] + BYTES[under] + key[lowest + 1 :]
-        placed = key[:lowest] + BYTES[under] + key[lowest + 1 : 52]
-        if source >= CELL:
-            return placed + cells.replace(BYTES[lowest], b"", 1)
-        return placed + with_card(cells, lowest)
+            under = IN_CELL
+        # One formatting of the parts: compiled, one new bytes (``+`` made one a part).
+        return b"%b%b%b" % (key[:lowest], BYTES[under], key[lowest + 1 :])
 
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
@@ -404,8 +404,12 @@ class FreeCellProblem:
         itself where there is none)."""
         known = self.homeward_known.get(foundations)
         if known is None:
-            listed = [(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13]
-            ready = _marked(listed)
+            one_deck = self.pile_count == 4
+            if one_deck and self.eager:
+                listed = []  # (not needed)
+            else:
+                listed = [(height << 2) | (pile & 3) for pile, height in enumerate(foundations) if height < 13]
+            ready = ready_table(foundations) if one_deck else _marked(listed)
             safe = ready if self.eager else _marked([card for card in listed if self._safe(card, foundations)])
             if len(self.homeward_known) >= FEATURES_KEPT:
                 self.homeward_known.clear()
@@ -611,7 +615,7 @@ class FreeCellProblem:
         if safe is not NO_CARDS:
             if target == HOME:
                 exposed = -1
-            elif source < CELL and listed[source] and safe[listed[source][-1]]:
+            elif source < CELL and len(listed[source]) > 0 and safe[listed[source][-1]]:
                 exposed = source  # (a twin there stays: see _close)
             else:
                 return (tuple(listed), cells, foundations), (step,)
@@ -646,7 +650,8 @@ class FreeCellProblem:
         listed = list(columns)
         if source < CELL:
             column = listed[source]
-            moving = column[-count:]
+            # (One card, the commonest, taken as the bytes made once: no slice.)
+            moving = BYTES[column[-1]] if count == 1 else column[-count:]
             listed[source] = column[:-count]
         elif source < HOME:
             moving = BYTES[source - CELL]

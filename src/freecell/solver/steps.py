@@ -29,6 +29,8 @@ TWIN_CELL: Final = 256
 # A fused step's source: its target packs the moves it stands for, its count says how
 # many there are (see fused_moves()).
 FUSED: Final = 1024
+# In a key (one deck: see lying_on), what a card in a cell lies on.
+IN_CELL: Final = 254
 UNLIMITED: Final = 10_000  # a run that moves whole, whatever its length
 
 Columns = tuple[bytes, ...]
@@ -106,11 +108,21 @@ def cards_in_cells(state: State) -> int:
     return len(state[1])
 
 
-def lying_on(columns: Columns) -> bytes:
+# Called as a module's name: compiled, bytes.maketrans(...) looks the method up on the
+# type at every call.
+_MAKETRANS: Final = bytes.maketrans
+
+
+def lying_on(columns: Columns, cells: bytes = b"") -> bytes:
     """For each card (one deck), the card it lies on in its column: 255 for a card at the
-    bottom, the card itself for one not in a column."""
+    bottom, :data:`IN_CELL` for one of ``cells``, the card itself for one elsewhere (home).
+
+    The cells are marked in the table rather than written after it: a step to or from a
+    cell then changes one byte of the table, as a step between columns does."""
     joined = b"\xff".join(columns)
-    return bytes.maketrans(joined, b"\xff" + joined[:-1])[:52]
+    if len(cells) == 0:
+        return _MAKETRANS(joined, b"\xff" + joined[:-1])[:52]
+    return _MAKETRANS(joined + cells, b"\xff" + joined[:-1] + BYTES[IN_CELL] * len(cells))[:52]
 
 
 def may_go_home(card: int, foundations: bytes) -> bool:
@@ -132,10 +144,10 @@ def with_card(cells: bytes, card: int) -> bytes:
     cheaper than sorting them again."""
     for at in range(len(cells)):
         if cells[at] > card:
-            return cells[:at] + BYTES[card] + cells[at:]
+            return b"%b%b%b" % (cells[:at], BYTES[card], cells[at:])
     return cells + BYTES[card]
 
 
 def bump(foundations: bytes, pile: int, by: int) -> bytes:
     """The foundations with ``pile`` ``by`` higher (lower where negative)."""
-    return foundations[:pile] + BYTES[foundations[pile] + by] + foundations[pile + 1 :]
+    return b"%b%b%b" % (foundations[:pile], BYTES[foundations[pile] + by], foundations[pile + 1 :])

@@ -17,6 +17,30 @@ Features = tuple[int, ...]
 # same NO_CARDS object where there is none.
 Homeward = tuple[bytes, ...]
 NO_CARDS: Final = bytes(52)
+
+# One deck: each card's suit and rank (16 * suit + rank - 1), which ready_table()
+# translates; for each pile's height, a row of 16 bytes with a 1 at the rank it wants
+# next (none for a whole pile); and the rest of a translation table.
+_SUIT_RANK: Final = bytes(16 * (card & 3) + (card >> 2) for card in range(52))
+_WANTED_ROWS: Final = tuple(bytes(height) + b"\x01" + bytes(15 - height) for height in range(13)) + (bytes(16),)
+_TABLE_REST: Final = bytes(256 - 64)
+_ALL_HOME: Final = bytes((13, 13, 13, 13))
+
+
+def ready_table(foundations: bytes) -> bytes:
+    """One deck: the table of 52 bytes of the cards that may go home on ``foundations``
+    (1 for such a card; :data:`NO_CARDS` itself when every card is home), made in C by
+    translating each card's suit and rank through a table of the rank each pile wants
+    (compiled, cheaper than a table written card by card)."""
+    if foundations == _ALL_HOME:
+        return NO_CARDS
+    rows = _WANTED_ROWS
+    wanted = b"%b%b%b%b%b" % (
+        rows[foundations[0]], rows[foundations[1]], rows[foundations[2]], rows[foundations[3]], _TABLE_REST
+    )
+    return _SUIT_RANK.translate(wanted)
+
+
 FEATURES_KEPT: Final = 500_000  # distinct columns a table remembers before it forgets them all
 
 
