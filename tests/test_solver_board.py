@@ -372,20 +372,21 @@ def test_the_move_back_leads_to_the_parent(name: str, cells: int, complete: bool
         assert take_backs == 0
 
 
-@pytest.mark.parametrize(
-    ("name", "cells", "complete", "eager", "fused"),
-    [
-        ("standard", 2, False, False, True),
-        ("standard", 4, False, True, True),
-        ("bakers-game", 4, True, False, True),
-        ("strict", 4, True, False, True),
-        ("app", 1, True, False, True),
-        ("app", 2, True, False, False),
-        ("app", 1, False, True, True),
-        ("cardems", 4, True, False, True),
-        ("double", 6, False, False, True),
-    ],
-)
+# Problems the tests of keys walk: one deck and two, fast and complete, eager, fused or not.
+_WALKED_PROBLEMS = [
+    ("standard", 2, False, False, True),
+    ("standard", 4, False, True, True),
+    ("bakers-game", 4, True, False, True),
+    ("strict", 4, True, False, True),
+    ("app", 1, True, False, True),
+    ("app", 2, True, False, False),
+    ("app", 1, False, True, True),
+    ("cardems", 4, True, False, True),
+    ("double", 6, False, False, True),
+]
+
+
+@pytest.mark.parametrize(("name", "cells", "complete", "eager", "fused"), _WALKED_PROBLEMS)
 def test_a_childs_key_told_without_the_child_is_its_key(
     name: str, cells: int, complete: bool, eager: bool, fused: bool
 ) -> None:
@@ -486,3 +487,21 @@ def test_the_ready_table_marks_each_card_its_piles_height_wants() -> None:
         table = ready_table(foundations)
         assert table == bytes(heights[card & 3] == card >> 2 for card in range(52)), heights
         assert (table is NO_CARDS) is (heights == (13, 13, 13, 13)), heights
+
+
+@pytest.mark.parametrize(("name", "cells", "complete", "eager", "fused"), _WALKED_PROBLEMS)
+def test_an_unseen_child_is_the_child_played_with_its_own_key(
+    name: str, cells: int, complete: bool, eager: bool, fused: bool
+) -> None:
+    """Along random walks through deals, ``unseen_child`` gives for each step the child
+    that playing it makes, the steps taken and that child's own key (its key told from
+    the parent's or not), and None once that key has been seen."""
+    rules = find_rules(name, cells=cells)
+    problem = FreeCellProblem(rules, complete=complete, eager=eager, fused=fused)
+    walks = _random_walks(problem, rules, f"unseen-{name}-{cells}-{complete}", deals=range(1, 30), length=80)
+    for state, moves in walks:
+        key = problem.key(state)
+        for step in moves:
+            child, via = problem.play(state, step)
+            assert problem.unseen_child({}, state, key, step) == (problem.key(child), child, via), (state, step)
+            assert problem.unseen_child({problem.key(child): None}, state, key, step) is None

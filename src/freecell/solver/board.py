@@ -313,6 +313,26 @@ class FreeCellProblem:
         # One formatting of the parts: compiled, one new bytes (``+`` made one a part).
         return b"%b%b%b" % (key[:lowest], BYTES[under], key[lowest + 1 :])
 
+    def unseen_child(
+        self, came_from: dict[bytes, tuple[bytes, Steps] | None], state: State, key: bytes, step: Step
+    ) -> tuple[bytes, State, Steps] | None:
+        """The key of the child ``step`` leads to from ``state`` (whose key is ``key``),
+        the child and the steps taken; None if that key is in ``came_from``. The child
+        is made only where :meth:`child_key` cannot tell its key, or the key is new.
+
+        The searches call this once for each child they take: compiled, the calls here
+        are direct, where theirs go through Python's protocol (the arguments parsed,
+        ``play()``'s result boxed into two tuples and unpacked again)."""
+        child_key = self.child_key(state, key, step)
+        if child_key is None:
+            child, via = self.play(state, step)
+            child_key = self.key(child)
+            return None if child_key in came_from else (child_key, child, via)
+        if child_key in came_from:
+            return None
+        child, via = self.play(state, step)
+        return child_key, child, via
+
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
         can go home one after another, always the lowest that is wanted next (see

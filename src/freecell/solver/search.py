@@ -96,6 +96,17 @@ class Problem(Protocol[S, M, T]):
         without making the child, where the problem can tell it so; else None."""
         ...
 
+    def unseen_child(
+        self, came_from: dict[bytes, tuple[bytes, T] | None], state: S, key: bytes, move: M
+    ) -> tuple[bytes, S, T] | None:
+        """The key of the child ``move`` leads to from ``state`` (whose key is ``key``),
+        the child and what leads there; None if that key is in ``came_from``. Most
+        children were seen already: where :meth:`child_key` tells the key, such a child
+        is not made. (One call of the problem's for each child: compiled, its own
+        :meth:`child_key`, :meth:`play` and :meth:`key` are then called directly, their
+        results never boxed.)"""
+        ...
+
 
 # A pattern's text, which re compiles on first use and keeps: only the command line reads
 # a limit from text, and compiling it with the module would cost every solve's start-up.
@@ -360,6 +371,9 @@ class InstrumentedProblem(Generic[S, M, T]):
         self.play: Callable[[S, M], tuple[S, T]] = problem.play
         self.reverse: Callable[[S, M, S, T], M | None] = problem.reverse
         self.child_key: Callable[[S, bytes, M], bytes | None] = problem.child_key
+        self.unseen_child: Callable[[dict[bytes, tuple[bytes, T] | None], S, bytes, M], tuple[bytes, S, T] | None] = (
+            problem.unseen_child
+        )
         # Counted, but called through bound methods kept here: compiled, a method of
         # the problem (a protocol) is looked up by name at every call.
         self._moves: Callable[[S], list[M]] = problem.moves
@@ -491,8 +505,7 @@ class BestFirst(Generic[S, M, T]):
         moves = problem.moves
         rated_moves = problem.rated_moves
         heuristic = problem.heuristic
-        child_key_of = problem.child_key
-        play = problem.play
+        unseen_child = problem.unseen_child
         prune = self.prune
         found: SearchRun[S, T] | None = None
         while frontier.size:
@@ -503,7 +516,7 @@ class BestFirst(Generic[S, M, T]):
                 if made is None:
                     # Seen already (as most children are): not made, where its key is
                     # told from its parent's.
-                    unseen = _unseen_child(child_key_of, play, key_of, came_from, state, key, move)
+                    unseen = unseen_child(came_from, state, key, move)
                     if unseen is None:
                         continue
                     key, state, via = unseen
@@ -542,7 +555,7 @@ class BestFirst(Generic[S, M, T]):
                 child_g = g + cost(child_move)
                 if bound is not None and child_g >= bound:
                     continue
-                unseen = _unseen_child(child_key_of, play, key_of, came_from, state, key, child_move)
+                unseen = unseen_child(came_from, state, key, child_move)
                 if unseen is None:
                     continue
                 child_key, child, via = unseen
@@ -630,9 +643,7 @@ class Alternating(Generic[S, M, T]):
         is_goal = problem.is_goal
         moves = problem.moves
         heuristic = problem.heuristic
-        key_of = problem.key
-        child_key_of = problem.child_key
-        play = problem.play
+        unseen_child = problem.unseen_child
         turn = self.turn
         prune = self.prune
         expanded = 0
@@ -667,7 +678,7 @@ class Alternating(Generic[S, M, T]):
             expanded += 1
             budget.expanded += 1
             for child_move in moves(state):
-                unseen = _unseen_child(child_key_of, play, key_of, came_from, state, key, child_move)
+                unseen = unseen_child(came_from, state, key, child_move)
                 if unseen is None:
                     continue
                 child_key, child, via = unseen
@@ -689,33 +700,6 @@ class Alternating(Generic[S, M, T]):
         self.expanded += expanded
         self.ended = found or SearchRun(SearchEnd.EXHAUSTED)
         return self.ended
-
-
-def _unseen_child(
-    child_key_of: Callable[[S, bytes, M], bytes | None],
-    play: Callable[[S, M], tuple[S, T]],
-    key_of: Callable[[S], bytes],
-    came_from: dict[bytes, tuple[bytes, T] | None],
-    state: S,
-    key: bytes,
-    move: M,
-) -> tuple[bytes, S, T] | None:
-    """The key of the child ``move`` leads to from ``state`` (whose key is ``key``), the
-    child and what leads there; None if that key is in ``came_from``. Most children
-    were seen already: where the problem tells the key without the child
-    (``child_key_of``, its :meth:`~Problem.child_key`), such a child is not made.
-
-    The problem's methods come as the searches hold them: compiled, a method of a
-    problem (a protocol) called here would be looked up by name at every call."""
-    child_key = child_key_of(state, key, move)
-    if child_key is None:
-        child, via = play(state, move)
-        child_key = key_of(child)
-        return None if child_key in came_from else (child_key, child, via)
-    if child_key in came_from:
-        return None
-    child, via = play(state, move)
-    return child_key, child, via
 
 
 def path_to(came_from: dict[bytes, tuple[bytes, T] | None], key: bytes) -> tuple[T, ...]:
