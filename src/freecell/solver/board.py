@@ -787,7 +787,7 @@ class FreeCellProblem:
                 from_here = onto_table[i]
                 for j in at_slot[seeks[top]]:
                     steps.append(from_here[j])
-                if first_empty >= 0 and len(column) > 1 and not (kings_only and column[-1] >> 2 != 12):
+                if first_empty >= 0 and height > 1 and not (kings_only and top >> 2 != 12):
                     steps.append(from_here[first_empty])
             else:
                 from_here = onto_table[i]
@@ -834,7 +834,7 @@ class FreeCellProblem:
             from_here = from_cell[card]
             for j in at_slot[seeks[card]]:
                 steps.append(from_here[j])
-            if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
+            if first_empty >= 0 and not (kings_only and card >> 2 != 12):
                 steps.append(from_here[first_empty])
         if self.fuses:
             fused_take_backs(self, columns, cells, foundations, steps)
