@@ -52,8 +52,8 @@ from freecell.solver.tables import (
     Homeward,
     Weights,
     building_tables,
-    column_sets,
     column_values,
+    columns_alone,
     held_cache,
     homeward_cache,
     parents_table,
@@ -124,7 +124,7 @@ class SharedTables:
         self.takeable_known = takeable_cache(building)
         self.raised_known = raised_cache(pile_count)
         self.held_known = held_cache()
-        self.columns_in = column_sets(column_count)
+        self.columns_alone = columns_alone(column_count)
         self.common_steps = common_steps(column_count)
         self.pair_tables = pair_tables()
 
@@ -194,7 +194,8 @@ class FreeCellProblem:
         self.follows, self.children, self.safe_needs = shared.follows, shared.children, shared.safe_needs
         self.parents = shared.parents
         self.slots = shared.slots
-        self.no_slots = [0] * (shared.slots[2] + 1)  # (moves() copies it: cheaper than making it)
+        # (moves() copies it: cheaper than making it)
+        self.no_slots: list[tuple[int, ...]] = [()] * (shared.slots[2] + 1)
         self.values = column_values(building, weights)
         # Shared by every problem that sends the same cards home by itself.
         # Only the complete problem takes cards back: only there must a card sent home be
@@ -206,7 +207,7 @@ class FreeCellProblem:
         self.chained = building is _ALTERNATE_COLOURS
         self.raised_known = shared.raised_known
         self.held_known = shared.held_known
-        self.columns_in = shared.columns_in
+        self.columns_alone = shared.columns_alone
         self.column_indexes = list(range(column_count))  # (only read: _close scans it)
         # The commonest steps, made once (compiled, a tuple built per step boxes its ints).
         self.common_steps = shared.common_steps
@@ -743,22 +744,25 @@ class FreeCellProblem:
         ``bench/position_cost.py``): kept whole, as calls would cost each position."""
         columns, cells, foundations = state
         follows = self.follows
-        # at_slot[slot]: the columns whose exposed card has that slot, one bit each; a card
-        # may go onto those of the slot it seeks (see stacking_slots; columns_in lists
-        # them). One entry written a column, not one for each card its exposed card takes.
+        # at_slot[slot]: the columns whose exposed card has that slot; a card may go onto
+        # those of the slot it seeks (see stacking_slots). One entry written a column, not
+        # one for each card its exposed card takes.
+        # The table holds those columns themselves, in order (a slot seldom has two): no
+        # mask to make, box and look up again each time a card seeks the slot.
         offers, seeks, _ = self.slots
         at_slot = self.no_slots.copy()
+        alone = self.columns_alone
         empties = 0
         first_empty = -1
         for j, column in enumerate(columns):
             if len(column) > 0:
                 slot = offers[column[-1]]
-                at_slot[slot] = at_slot[slot] | 1 << j  # (|= would not be compiled to native code)
+                there = at_slot[slot]
+                at_slot[slot] = there + alone[j] if there else alone[j]
             else:
                 if not empties:
                     first_empty = j
                 empties += 1
-        columns_in = self.columns_in
         free = self.cell_count - len(cells)
         relays = 0 if self.kings_only else empties
         if self.unlimited:
@@ -801,17 +805,17 @@ class FreeCellProblem:
             run: int = height - lowest
             if run == 1:  # the usual case, made short
                 from_here = onto_table[i]
-                for j in columns_in[at_slot[seeks[top]]]:
+                for j in at_slot[seeks[top]]:
                     steps.append(from_here[j])
-                if first_empty >= 0 and len(column) > 1 and not (kings_only and column[-1] >> 2 != 12):
+                if first_empty >= 0 and height > 1 and not (kings_only and top >> 2 != 12):
                     steps.append(from_here[first_empty])
             else:
                 from_here = onto_table[i]
-                for j in columns_in[at_slot[seeks[top]]]:
+                for j in at_slot[seeks[top]]:
                     steps.append(from_here[j])
                 runs_from = runs[i]
                 for count in range(2, min(run, to_occupied) + 1):
-                    for j in columns_in[at_slot[seeks[column[-count]]]]:
+                    for j in at_slot[seeks[column[-count]]]:
                         steps.append(runs_from[j][count])
                 if first_empty >= 0:
                     to_first_empty = runs_from[first_empty]
@@ -848,9 +852,9 @@ class FreeCellProblem:
             if foundations[card & 3] == card >> 2 if one_deck else ready[card]:
                 steps.append(from_cell_home[card])
             from_here = from_cell[card]
-            for j in columns_in[at_slot[seeks[card]]]:
+            for j in at_slot[seeks[card]]:
                 steps.append(from_here[j])
-            if first_empty >= 0 and not (self.kings_only and card >> 2 != 12):
+            if first_empty >= 0 and not (kings_only and card >> 2 != 12):
                 steps.append(from_here[first_empty])
         if self.fuses:
             fused_take_backs(self, columns, cells, foundations, steps)

@@ -223,9 +223,9 @@ def stacking_slots(building: Building) -> tuple[bytes, bytes, int]:
 
 
 @functools.cache
-def column_sets(column_count: int) -> tuple[tuple[int, ...], ...]:
-    """For each set of columns (a bit per column, lowest first), its columns in order."""
-    return tuple(tuple(j for j in range(column_count) if mask >> j & 1) for mask in range(1 << column_count))
+def columns_alone(column_count: int) -> tuple[tuple[int, ...], ...]:
+    """For each column, the tuple of it alone (made once: a step's table adds them up)."""
+    return tuple((j,) for j in range(column_count))
 
 
 # The caches shared by every problem that sends the same cards home by itself, by the

@@ -31,7 +31,7 @@ def lazy_take_backs(
     columns: Columns,
     cells: bytes,
     foundations: bytes,
-    at_slot: list[int],
+    at_slot: list[tuple[int, ...]],
     first_empty: int,
     free: int,
     steps: list[Step],
@@ -61,7 +61,7 @@ def lazy_take_backs(
                 if not to_column:
                     continue
         source = HOME + suit
-        for j in problem.columns_in[at_slot[problem.slots[1][card]]]:
+        for j in at_slot[problem.slots[1][card]]:
             steps.append((source, j, 1))
         if first_empty >= 0 and not (problem.kings_only and card >> 2 != 12):
             steps.append((source, first_empty, 1))
