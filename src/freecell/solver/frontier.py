@@ -45,7 +45,13 @@ class Frontier(Generic[E]):
             if priority < self._lowest:
                 self._lowest = priority
         elif 0 <= priority < _MOST_LISTED:
-            stacks.extend([None] * (min(priority + _GROWN_BY, _MOST_LISTED) - len(stacks)))
+            wanted = min(priority + _GROWN_BY, _MOST_LISTED)
+            if self.size == len(self._others):
+                # No stack holds an entry (as when a search's first children come, its
+                # start taken): the list made anew costs less than extended.
+                self._stacks = [None] * wanted
+            else:
+                stacks.extend([None] * (wanted - len(stacks)))
             self.push(priority, entry)
         else:
             self.size += 1
