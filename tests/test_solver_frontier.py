@@ -50,3 +50,17 @@ def test_a_frontier_takes_the_lowest_priority_first_then_the_newest(operations: 
         entry = frontier.take()
         taken_all.append((frontier.priority, entry))
     assert taken_all == [(priority, -number) for priority, number in sorted(heap)]
+
+
+def test_a_frontier_grown_when_empty_and_when_not_keeps_every_entry() -> None:
+    # As a search does: its start at 0, taken, then its children far above (the stacks
+    # made anew, being empty), then one beyond them (the stacks extended, holding some).
+    frontier: Frontier[str] = Frontier()
+    frontier.push(0, "start")
+    assert frontier.take() == "start"
+    for priority, entry in ((2000, "a"), (1990, "b"), (2000, "c"), (5000, "d"), (2000, "e")):
+        frontier.push(priority, entry)
+    taken = []
+    while frontier.size:
+        taken.append((frontier.take(), frontier.priority))
+    assert taken == [("b", 1990), ("e", 2000), ("c", 2000), ("a", 2000), ("d", 5000)]

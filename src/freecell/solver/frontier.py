@@ -7,9 +7,9 @@ from typing import Final, Generic, TypeVar
 
 E = TypeVar("E")
 
-# Priorities from 0 up to this have a stack each, in a list indexed by the priority and
-# grown as higher ones come, to _GROWN_BY past the highest: empty places hold None. Any
-# other priority (a goal's, far below 0) waits in a heap.
+# Priorities from 0 up to this have a place each, in lists indexed by the priority and
+# grown as higher ones come, to _GROWN_BY past the highest. Any other priority (a goal's,
+# far below 0) waits in a heap.
 _MOST_LISTED: Final = 1 << 20
 _GROWN_BY: Final = 256
 
@@ -23,29 +23,47 @@ class Frontier(Generic[E]):
     stopped at its limit goes on as if it had not stopped). Each priority from 0 up to
     ``_MOST_LISTED`` has a stack of its own, the lowest that may hold an entry kept, so
     that a push or a take compares no entries; the rare other priorities wait in a heap.
+    An entry must not be None.
     """
 
     def __init__(self) -> None:
         self.size = 0
         self.priority = 0  # that of the entry last taken
-        self._stacks: list[list[E] | None] = []
+        # A priority's stack is its newest entry in _tops (None when it has none) over the
+        # older ones in _belows (a list made only when a second entry comes, then kept):
+        # most priorities never hold two entries at once, and a list each cost more than
+        # the rest of a push.
+        self._tops: list[E | None] = []
+        self._belows: list[list[E] | None] = []
         self._lowest = _MOST_LISTED  # no stack below it holds an entry
         self._others: list[tuple[int, int, E]] = []  # (priority, -n, entry), a heap
         self._others_pushed = 0
 
     def push(self, priority: int, entry: E) -> None:
-        stacks = self._stacks
-        if 0 <= priority < len(stacks):
+        tops = self._tops
+        if 0 <= priority < len(tops):
             self.size += 1
-            stack = stacks[priority]
-            if stack is None:
-                stacks[priority] = [entry]
-            else:
-                stack.append(entry)
+            top = tops[priority]
+            tops[priority] = entry
+            if top is not None:
+                below = self._belows[priority]
+                if below is None:
+                    self._belows[priority] = [top]
+                else:
+                    below.append(top)
             if priority < self._lowest:
                 self._lowest = priority
         elif 0 <= priority < _MOST_LISTED:
-            stacks.extend([None] * (min(priority + _GROWN_BY, _MOST_LISTED) - len(stacks)))
+            wanted = min(priority + _GROWN_BY, _MOST_LISTED)
+            if self.size == len(self._others):
+                # No stack holds an entry (as when a search's first children come, its
+                # start taken): the lists made anew cost less than extended.
+                self._tops = [None] * wanted
+                self._belows = [None] * wanted
+            else:
+                grown = wanted - len(tops)
+                tops.extend([None] * grown)
+                self._belows.extend([None] * grown)
             self.push(priority, entry)
         else:
             self.size += 1
@@ -61,16 +79,19 @@ class Frontier(Generic[E]):
             self.priority, _, entry = heapq.heappop(others)
             return entry
         self.size -= 1
-        stacks = self._stacks
+        tops = self._tops
         lowest = self._lowest
-        stack = stacks[lowest]
-        while not stack:
+        top = tops[lowest]
+        while top is None:
             lowest += 1
-            stack = stacks[lowest]
-        assert stack is not None
+            top = tops[lowest]
         self.priority = lowest
-        entry = stack.pop()
-        if not stack and self.size == len(others):
-            lowest = _MOST_LISTED  # none left in the stacks: the next push tells the lowest
+        below = self._belows[lowest]
+        if below:
+            tops[lowest] = below.pop()
+        else:
+            tops[lowest] = None
+            if self.size == len(others):
+                lowest = _MOST_LISTED  # none left in the stacks: the next push tells the lowest
         self._lowest = lowest
-        return entry
+        return top
