@@ -27,7 +27,7 @@ from freecell.solver.steps import (
     CELL,
     FUSED,
     HOME,
-    IN_CELL,
+    KEY_IN_CELL,
     TWIN,
     TWIN_CELL,
     UNLIMITED,
@@ -256,7 +256,7 @@ class FreeCellProblem:
         cards in play decide the foundations.
 
         With one deck it tells, for each card, the card it lies on in its column (255
-        for a card at the bottom, :data:`~freecell.solver.steps.IN_CELL` for one in a
+        for a card at the bottom, :data:`~freecell.solver.steps.KEY_IN_CELL` for one in a
         cell, the card itself for one home): a table of 52 bytes that no order of the
         columns or cells changes, made in C by ``bytes.maketrans`` from the columns
         joined, each card against the one before it (see :func:`~freecell.solver.steps.lying_on`).
@@ -310,7 +310,7 @@ class FreeCellProblem:
             onto = columns[target]
             under = onto[len(onto) - 1] if len(onto) > 0 else 255
         else:
-            under = IN_CELL
+            under = KEY_IN_CELL
         # One formatting of the parts: compiled, one new bytes (``+`` made one a part).
         return b"%b%b%b" % (key[:lowest], BYTES[under], key[lowest + 1 :])
 

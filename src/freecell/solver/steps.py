@@ -29,8 +29,9 @@ TWIN_CELL: Final = 256
 # A fused step's source: its target packs the moves it stands for, its count says how
 # many there are (see fused_moves()).
 FUSED: Final = 1024
-# In a key (one deck: see lying_on), what a card in a cell lies on.
-IN_CELL: Final = 254
+# In a key (one deck: see lying_on), what a card in a cell lies on. (Not the twins'
+# IN_CELL, a way a twin may be loose.)
+KEY_IN_CELL: Final = 254
 UNLIMITED: Final = 10_000  # a run that moves whole, whatever its length
 
 Columns = tuple[bytes, ...]
@@ -113,16 +114,16 @@ def cards_in_cells(state: State) -> int:
 _MAKETRANS: Final = bytes.maketrans
 
 
-def lying_on(columns: Columns, cells: bytes = b"") -> bytes:
+def lying_on(columns: Columns, cells: bytes) -> bytes:
     """For each card (one deck), the card it lies on in its column: 255 for a card at the
-    bottom, :data:`IN_CELL` for one of ``cells``, the card itself for one elsewhere (home).
+    bottom, :data:`KEY_IN_CELL` for one of ``cells``, the card itself for one elsewhere (home).
 
     The cells are marked in the table rather than written after it: a step to or from a
     cell then changes one byte of the table, as a step between columns does."""
     joined = b"\xff".join(columns)
     if len(cells) == 0:
         return _MAKETRANS(joined, b"\xff" + joined[:-1])[:52]
-    return _MAKETRANS(joined + cells, b"\xff" + joined[:-1] + BYTES[IN_CELL] * len(cells))[:52]
+    return _MAKETRANS(joined + cells, b"\xff" + joined[:-1] + BYTES[KEY_IN_CELL] * len(cells))[:52]
 
 
 def may_go_home(card: int, foundations: bytes) -> bool:
