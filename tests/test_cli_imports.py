@@ -36,3 +36,24 @@ def test_solve_imports_the_solver_and_nothing_else_heavy() -> None:
     modules = imported("solve", "617")
     assert "freecell.solver" in modules
     assert {module for module in heavy(modules) if not module.startswith("freecell.solver")} == set()
+
+
+# What a solve needs only past its portfolio (the scheduler, the walks, the proof's hand-over),
+# with a helper process, or with ``short`` (the beams, the shortening).
+ON_DEMAND = ("freecell.solver.schedule", "freecell.solver.walks", "freecell.solver.handover",
+             "freecell.solver.helping", "freecell.solver.helper", "freecell.solver.shorten", "multiprocessing")
+
+
+def test_a_solve_decided_by_its_portfolio_imports_nothing_it_does_not_run() -> None:
+    code = (
+        "import sys\n"
+        "from freecell import Deal, find_rules\n"
+        "from freecell.solver import solve\n"
+        "rules = find_rules('standard')\n"
+        "assert solve(Deal(rules, 1).position(), rules).status.value == 'solved'\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    modules = set(done.stdout.split())
+    assert "freecell.solver.solving" in modules
+    assert modules.isdisjoint(ON_DEMAND)

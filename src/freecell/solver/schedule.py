@@ -11,8 +11,9 @@ win ends the schedule; so does a proof, a walk run out of classes, or the budget
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from freecell.solver.handover import LateSearches, memory_wanted, proof_fits, proof_reserve
-from freecell.solver.helping import HelperWalks
 from freecell.solver.losses import keep_lost
 from freecell.solver.plan import Plan
 from freecell.solver.result import SolveStatus, Verdict
@@ -20,6 +21,9 @@ from freecell.solver.search import Budget, SearchEnd, SearchRun
 from freecell.solver.searches import Search, Searches, winning_steps
 from freecell.solver.steps import State, Steps
 from freecell.solver.walks import RelaxedWalks
+
+if TYPE_CHECKING:
+    from freecell.solver.helping import HelperWalks
 
 
 class Scheduler:

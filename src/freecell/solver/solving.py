@@ -25,20 +25,15 @@ from freecell.deals import Deal
 from freecell.errors import InvalidInputError
 from freecell.position import Position
 from freecell.rules import Rules
-from freecell.solver.beam import beam_search
 from freecell.solver.board import FreeCellProblem
-from freecell.solver.helping import HelperWalks
 from freecell.solver.losses import exhaustive_problem, keep_lost, key_maker, known_lost, lost_sets
 from freecell.solver.plan import RELAXATIONS, SHORT_PLAN, Plan, plan_for
 from freecell.solver.result import SolveResult, SolveStatus, Verdict
-from freecell.solver.schedule import Scheduler
 from freecell.solver.search import Budget, SearchEnd, SearchLimit
 from freecell.solver.searches import Searches, steps_of, winning_steps
-from freecell.solver.shorten import shorten
 from freecell.solver.steps import Step, step_cost
 from freecell.solver.transcript import count_non_foundation, verify, write_moves
 from freecell.solver.twins import DeadEnds
-from freecell.solver.walks import RelaxedWalks
 
 DEFAULT_LIMIT = SearchLimit(seconds=60.0, memory_mb=1000)
 
@@ -140,6 +135,10 @@ def _decide(
     """After the portfolio: the scheduler's verdict over the rest of the plan, and the
     positions a helper expanded. The walks pass by what the solves before this one
     found lost, and what they find is kept for the solves after it."""
+    # Imported here: most solves end in the portfolio, and never need the scheduler.
+    from freecell.solver.schedule import Scheduler
+    from freecell.solver.walks import RelaxedWalks
+
     rules = searches.rules
     scale = rules.decks**2
     dead_ends = DeadEnds()
@@ -160,6 +159,8 @@ def _decide(
     )
     lent = None
     if helper and plan.walks is not None and plan.helper is not None:
+        from freecell.solver.helping import HelperWalks  # (only a solve with a helper needs it)
+
         lent = HelperWalks(plan.helper, walks, budget, lost, scale)
     scheduler = Scheduler(plan, searches, budget, walks, lent, complete=rules.takes_back, scale=scale)
     verdict = scheduler.run()
@@ -173,6 +174,10 @@ def _shorter(position: Position, rules: Rules, steps: list[Step], budget: Budget
     by the best length so far, then :func:`~freecell.solver.shorten.shorten` on the
     shortest (counted in public moves, so that under single-card rules a run counts as
     the moves it stands for)."""
+    # Imported here: only a solve with ``short`` needs them.
+    from freecell.solver.beam import beam_search
+    from freecell.solver.shorten import shorten
+
     best = write_moves(position, rules, steps)
     bound = sum(map(step_cost, steps))
     for beam in SHORT_PLAN:
