@@ -130,9 +130,10 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     last.columns, last.foundations, last.ready, last.safe = columns, foundations, ready, safe
     last.packed, last.depth = packed, depth
     packed_of = cast("list[int]", found_of)
-    shift: i64 = SHARE_SHIFT
-    mask: i64 = DISORDER_MASK
-    lowest_at: i64 = LOWEST_SHIFT
+    shift: i64
+    mask: i64
+    lowest_at: i64
+    shift, mask, lowest_at = SHARE_SHIFT, DISORDER_MASK, LOWEST_SHIFT
     disorder: i64 = packed & mask
     one_deck = problem.pile_count == 4
     cell_weight: i64 = problem.cell_weight
@@ -142,15 +143,16 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     # left in i ("stay") rise by k and those in j sink by k.
     base: i64 = (packed >> shift) + cell_weight * len(cells) + next_weight * depth
     rated: list[Rated] = []
-    home, cell = HOME, CELL
-    won: i64 = WON
+    won: i64
+    home, cell, won = HOME, CELL, WON
     table = b""  # the columns joined, made once if a take-back needs it
     # With fused take-backs a card that may go home may go there by itself after a
     # move (see FreeCellProblem._close): such children are made.
     fuses = problem.fuses
-    one_above: i64 = values.one_above
-    one_alone: i64 = values.one_alone
-    empty: i64 = EMPTY_LOWEST
+    one_above: i64
+    one_alone: i64
+    empty: i64
+    one_above, one_alone, empty = values.one_above, values.one_alone, EMPTY_LOWEST
     # What the steps that take the same cards from the same column share (moves() lists
     # them one after another): whether the child must be made, and if not, what is left
     # in the column, packed, and how many cards wanted stay there.
