@@ -370,13 +370,13 @@ class FreeCellProblem:
         :meth:`rated_moves` works out the same figure for a child from its parent's."""
         values = self.values
         known = values.known
-        packed = 0  # the columns' values summed (see ColumnValues)
+        packed: i64 = 0  # the columns' values summed (see ColumnValues)
         for column in state[0]:
             found = known.get(column)
             packed += values.worked_out(column) if found is None else found
         return self._heuristic(state, packed)
 
-    def heuristic_after(self, state: State, columns: Columns, packed_of: list[int], packed: int) -> int:
+    def heuristic_after(self, state: State, columns: Columns, packed_of: list[int], packed: i64) -> int:
         """:meth:`heuristic` of ``state``, or :data:`~freecell.solver.search.WON` if it is
         a goal (see :meth:`is_goal`), told from a table whose columns were ``columns``,
         with ``packed_of`` their values and ``packed`` the sum: only the columns that
@@ -384,22 +384,27 @@ class FreeCellProblem:
         child_columns = state[0]
         values = self.values
         known = values.known  # (read directly: see ColumnValues)
+        index: i64
         for index in range(len(columns)):
             column = child_columns[index]
             if column is not columns[index]:
                 found = known.get(column)
-                packed += (values.worked_out(column) if found is None else found) - packed_of[index]
+                packed += values.worked_out(column) if found is None else found
+                packed -= packed_of[index]
         if not packed & DISORDER_MASK:
             return WON  # no card lies on a lower one
         return self._heuristic(state, packed)
 
-    def _heuristic(self, state: State, packed: int) -> int:
+    def _heuristic(self, state: State, packed: i64) -> int:
         """:meth:`heuristic` of ``state``, whose columns' values sum to ``packed``."""
         columns, cells, foundations = state
         # How many cards lie above each wanted card (each copy, with two decks): a look
-        # at every card is the cheapest way measured (see docs/solver.md).
+        # at every card is the cheapest way measured (see docs/solver.md), in machine
+        # ints compiled.
         wanted = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[0]
-        depth = 0
+        depth: i64 = 0
+        height: i64
+        where: i64
         for column in columns:
             height = len(column)
             for where in range(height):

@@ -27,6 +27,8 @@ from freecell.solver.steps import (
 from freecell.solver.tables import DISORDER_MASK, EMPTY_LOWEST, LOWEST_SHIFT, SHARE_SHIFT
 
 if TYPE_CHECKING:
+    from mypy_extensions import i64  # (compiled, a machine int; just an int otherwise)
+
     from freecell.solver.board import FreeCellProblem
 
 
@@ -48,15 +50,16 @@ class LastTable:
         self.found_of: list[int | None] = []
         self.hits: list[int] = []
         self.depths: list[int] = []
-        self.packed = 0
-        self.depth = 0
+        self.packed: i64 = 0
+        self.depth: i64 = 0
 
     def start(self, n: int) -> tuple[None, ...]:
         """Lists for ``n`` columns, none known: what a table's columns are compared with."""
         self.found_of = [0] * n
         self.hits = [0] * n
         self.depths = [0] * n
-        self.packed = self.depth = 0
+        self.packed = 0
+        self.depth = 0
         return (None,) * n
 
 
@@ -68,7 +71,9 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     played (:meth:`~freecell.solver.board.FreeCellProblem.play`) to see where they lead.
 
     A hot loop (every position a search expands or makes passes through it; see
-    ``bench/position_cost.py``): kept whole, as calls would cost each position."""
+    ``bench/position_cost.py``): kept whole, as calls would cost each position. Its
+    figures are machine ints compiled (``i64``): no call for each sum, shift and product,
+    no count of references kept for each."""
     columns, cells, foundations = state
     values = problem.values
     known, below = values.known, values.below  # (read directly: see ColumnValues)
@@ -82,7 +87,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
         ready, safe = problem.homeward_known.get(foundations) or problem.homeward_cards(foundations)
     rescan = ready is not last.ready
     seen: tuple[bytes | None, ...] = last.columns
-    n = len(columns)
+    n: i64 = len(columns)
     if len(seen) != n:
         seen = last.start(n)
         rescan = True
@@ -94,21 +99,25 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     found_of = last.found_of
     hits = last.hits
     depths = last.depths
-    packed = last.packed
-    depth = 0 if rescan else last.depth
+    packed: i64 = last.packed
+    depth: i64 = 0 if rescan else last.depth
     last.columns = ()  # (until the lists agree with columns again: see LastTable)
+    j: i64
+    where: i64
+    height: i64
     for j in range(n):
         column = columns[j]
         changed = column is not seen[j]
         if changed:
-            packed -= cast(int, found_of[j])
+            packed -= cast("i64", found_of[j])
             found = found_of[j] = known.get(column)
             if found is None:
                 found = found_of[j] = values.worked_out(column)
             packed += found
         if changed or rescan:
             height = len(column)
-            here = deep = 0
+            here: i64 = 0
+            deep: i64 = 0
             for where in range(height):
                 if ready[column[where]]:
                     deep += height - where - 1
@@ -121,30 +130,46 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     last.columns, last.foundations, last.ready, last.safe = columns, foundations, ready, safe
     last.packed, last.depth = packed, depth
     packed_of = cast("list[int]", found_of)
+    shift: i64
+    mask: i64
+    lowest_at: i64
     shift, mask, lowest_at = SHARE_SHIFT, DISORDER_MASK, LOWEST_SHIFT
-    disorder = packed & mask
+    disorder: i64 = packed & mask
     one_deck = problem.pile_count == 4
-    cell_weight = problem.cell_weight
-    next_weight = problem.weights.next
+    cell_weight: i64 = problem.cell_weight
+    next_weight: i64 = problem.weights.next
     # The parent's heuristic, as FreeCellProblem.heuristic() works it out. When k cards
     # move from column i to column j, the cards wanted among them keep their depth, those
     # left in i ("stay") rise by k and those in j sink by k.
-    base = (packed >> shift) + cell_weight * len(cells) + next_weight * depth
+    base: i64 = (packed >> shift) + cell_weight * len(cells) + next_weight * depth
     rated: list[Rated] = []
+    won: i64
     home, cell, won = HOME, CELL, WON
     table = b""  # the columns joined, made once if a take-back needs it
     # With fused take-backs a card that may go home may go there by itself after a
     # move (see FreeCellProblem._close): such children are made.
     fuses = problem.fuses
+    one_above: i64
+    one_alone: i64
+    empty: i64
     one_above, one_alone, empty = values.one_above, values.one_alone, EMPTY_LOWEST
     # What the steps that take the same cards from the same column share (moves() lists
     # them one after another): whether the child must be made, and if not, what is left
     # in the column, packed, and how many cards wanted stay there.
-    from_source, from_count = -1, 0
+    from_source: i64 = -1
+    from_count: i64 = 0
     column = b""
     height = 0
     made_here = False
-    left = stay = 0
+    left: i64 = 0
+    stay: i64 = 0
+    source: i64
+    target: int  # (not a machine int: a fused step's target packs its moves, past 64 bits)
+    count: i64
+    h: i64
+    onto: i64
+    under_it: i64
+    lowest: i64
     for step in steps:
         source, target, count = step
         if target < home and source < cell:
@@ -152,7 +177,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 from_source, from_count = source, count
                 column = columns[source]
                 height = len(column)
-                under = column[height - count - 1] if height > count else -1  # the card uncovered
+                under: i64 = column[height - count - 1] if height > count else -1  # the card uncovered
                 made_here = (under >= 0 and safe[under] > 0) or (
                     fuses
                     and (
@@ -184,9 +209,10 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                     # looked up.
                     under_it = packed_of[target]
                     lowest = under_it >> lowest_at & 15
+                    top: i64 = column[height - 1]
                     if lowest == empty:
-                        onto = one_alone * count + (column[height - 1] >> 2 << lowest_at)
-                    elif column[height - 1] >> 2 > lowest:
+                        onto = one_alone * count + (top >> 2 << lowest_at)
+                    elif top >> 2 > lowest:
                         onto = under_it + one_above * count
                     else:
                         onto = values.of(columns[target] + column[height - count :])
@@ -215,19 +241,19 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             # a cell, where it lies at depth 0 and is the card its pile wants now,
             # instead of the one above it. It lies on a card one rank higher, or
             # alone: it adds no disorder, and no card becomes safe.
-            suit = source - home
+            suit: i64 = source - home
             height = foundations[suit]
             # Where the card wanted until now lies (take-backs are rare: looked up
             # here rather than for every position).
             if not table:
                 table = b"\xff".join(columns) + b"\xff"
-            at = table.find((height << 2) | suit) if height < 13 else -1
+            at: i64 = table.find((height << 2) | suit) if height < 13 else -1
             deep, where = (table.find(255, at) - at - 1, table.count(255, 0, at)) if at >= 0 else (0, -1)
             if target == cell:
                 h = base + cell_weight - next_weight * deep
             else:
                 onto = values.of(columns[target] + BYTES[((height - 1) << 2) | suit])
-                sinking = hits[target] - (where == target)
+                sinking: i64 = hits[target] - (where == target)
                 h = base + (onto >> shift) - (packed_of[target] >> shift) + next_weight * (sinking - deep)
             rated.append((won if not disorder else h, step, 1, None))
             continue
