@@ -673,17 +673,16 @@ class WorkingTable(Table):
             if shape == _HOME_FROM_COLUMN:
                 column = columns[source]
                 if column:
-                    card = column[-1]
+                    card = column.pop()  # put back below where it may not go home
                     rank, suit = card >> 2, card & 3
                     if foundations[suit] == rank:  # home_pile's one-deck answer, inlined
-                        del column[-1]
                         foundations[suit] = rank + 1
                         continue
                     pile = home_pile(card)
                     if pile is not None:
-                        del column[-1]
                         foundations[pile] += 1
                         continue
+                    column.append(card)  # not played: the general way below gives the reason
             elif shape == _COLUMN_TO_COLUMN:
                 column = columns[source]
                 onto_column = columns[target]
