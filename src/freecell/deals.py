@@ -94,9 +94,10 @@ def lay_out(order: list[Card], rules: Rules) -> Position:
         raise InvalidDealError(f"{rules.name} deals {rules.card_count} cards, not {len(order)}")
     to_columns = len(order) - rules.dealt_to_cells
     width = rules.columns
-    columns = tuple([tuple(order[i:to_columns:width]) for i in range(width)])
-    dealt = order[to_columns:]
-    cells = tuple(dealt) + (None,) * (rules.cells - len(dealt))
+    cards = tuple(order)  # each column a slice of it, a tuple already
+    columns = tuple([cards[i:to_columns:width] for i in range(width)])
+    dealt = cards[to_columns:]
+    cells = dealt + (None,) * (rules.cells - len(dealt))
     return Position(columns, cells, (0,) * rules.foundation_count)
 
 

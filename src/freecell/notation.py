@@ -82,20 +82,25 @@ def cell_letter(index: int) -> str:
 
 def parse_move_text(text: str) -> MoveText:
     """Read the syntax of one move; raises :class:`InvalidMoveError` naming the text."""
-    cleaned = text.strip().lower()
-    match = _MOVE_RE.match(cleaned)
+    return MoveText(*_syntax(text))
+
+
+def _syntax(text: str) -> tuple[str, str, int | None, int | None]:
+    """:func:`parse_move_text`'s fields (source, target, count, suit), as a tuple."""
+    match = _MOVE_RE.match(text.strip().lower())
     if match is None:
         raise InvalidMoveError(
             f"not a move: {text!r} (write source then target, like '38', '3a', 'a3', '3h' or '57v3')"
         )
-    count = int(match["count"], 16) if match["count"] else None
+    takeback, suit, source, target, digits = match.groups()
+    count = int(digits, 16) if digits else None
     if count is not None and count < 1:
         raise InvalidMoveError(f"not a move: {text!r} (a count must be at least 1)")
-    if match["takeback"]:
-        if match["count"]:
+    if takeback:
+        if digits:
             raise InvalidMoveError(f"not a move: {text!r} (one card at a time leaves a foundation)")
-        return MoveText("h", match["target"], None, parse_suit(match["suit"]))
-    return MoveText(match["source"], match["target"], count)
+        return "h", target, None, parse_suit(suit)
+    return source, target, count, None
 
 
 # The place each character names, for the common case of :func:`_place`.
@@ -144,15 +149,34 @@ class MoveReading:
     home: tuple[Move, ...] | None
 
 
-def _read(written: MoveText, columns: int, cells: int, shown: str) -> MoveReading:
-    if written.suit is not None:
-        source = Place.foundation(written.suit)
+def read_places(text: str, columns: int, cells: int) -> tuple[Place, Place, int | None]:
+    """The places ``text`` names on a table of ``columns`` columns and ``cells`` cells, and
+    the count it writes (None where it writes none): what :func:`read_move_text` reads
+    before it makes the moves, raising as it does. (A line of play reads each text it
+    has not met before so: see :meth:`~freecell.position.WorkingTable.play_line`.)"""
+    source, target, count, suit = _syntax(text)
+    source_place, target_place = _places(source, target, suit, columns, cells, text)
+    return source_place, target_place, count
+
+
+def _places(source: str, target: str, suit: int | None, columns: int, cells: int, shown: str) -> tuple[Place, Place]:
+    """The places a move's source and target (as written, the source's suit for a
+    take-back) name on a table of ``columns`` columns and ``cells`` cells."""
+    if suit is not None:
+        source_place = Place.foundation(suit)
     else:
-        source = _place(written.source, columns, cells, shown)
-        if source.kind is PlaceKind.FOUNDATION:
+        source_place = _place(source, columns, cells, shown)
+        if source_place.kind is PlaceKind.FOUNDATION:
             raise InvalidMoveError(f"not a move: {shown!r} (a take-back names the suit: 'hs3')")
-    target = _place(written.target, columns, cells, shown)
-    count = written.count
+    return source_place, _place(target, columns, cells, shown)
+
+
+def _read(written: MoveText, columns: int, cells: int, shown: str) -> MoveReading:
+    source, target = _places(written.source, written.target, written.suit, columns, cells, shown)
+    return _reading(shown, source, target, written.count)
+
+
+def _reading(shown: str, source: Place, target: Place, count: int | None) -> MoveReading:
     if target.kind is PlaceKind.FOUNDATION:
         home = tuple(Move(source, Place.foundation(suit), 1 if count is None else count) for suit in range(4))
         return MoveReading(shown, source, target, None, home)
@@ -168,7 +192,8 @@ def read_move_text(text: str, columns: int, cells: int) -> MoveReading:
     that the table lacks."""
     # Solutions and games repeat a few dozen texts: each is read once per table size.
     # Errors are not kept, so bad text raises every time.
-    return _read(parse_move_text(text), columns, cells, text)
+    source, target, count = read_places(text, columns, cells)
+    return _reading(text, source, target, count)
 
 
 def parse_move(text: str | MoveText, position: Table, rules: Rules) -> Move:

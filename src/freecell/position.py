@@ -26,7 +26,7 @@ from freecell.rules import (
 )
 
 if TYPE_CHECKING:
-    from freecell.notation import MoveReading, MoveText
+    from freecell.notation import MoveText
 
 UNLIMITED_CAPACITY = 10_000
 
@@ -673,17 +673,16 @@ class WorkingTable(Table):
             if shape == _HOME_FROM_COLUMN:
                 column = columns[source]
                 if column:
-                    card = column[-1]
+                    card = column.pop()  # put back below where it may not go home
                     rank, suit = card >> 2, card & 3
                     if foundations[suit] == rank:  # home_pile's one-deck answer, inlined
-                        del column[-1]
                         foundations[suit] = rank + 1
                         continue
                     pile = home_pile(card)
                     if pile is not None:
-                        del column[-1]
                         foundations[pile] += 1
                         continue
+                    column.append(card)  # not played: the general way below gives the reason
             elif shape == _COLUMN_TO_COLUMN:
                 column = columns[source]
                 onto_column = columns[target]
@@ -741,10 +740,10 @@ class WorkingTable(Table):
     def _learn(self, text: str) -> _Form:
         """The form of ``text`` on a table of this size, kept for the next time."""
         try:
-            reading = _text_reader()(text, len(self.columns), len(self.cells))
+            source, target, count = _places_reader()(text, len(self.columns), len(self.cells))
         except InvalidInputError:
             return _GENERAL  # not kept: the general way raises the error every time
-        form = _form(reading.source, reading.target, reading.move, reading.home)
+        form = _form(source, target, count)
         if len(self._forms) < _FORMS_KEPT:
             self._forms[text] = form
         return form
@@ -767,26 +766,28 @@ _FORMS: Final[dict[tuple[int, int], dict[str, _Form]]] = {}  # by the table's co
 _FORMS_KEPT: Final = 4096  # texts kept for a table size: far more than the notation has without counts
 
 
-def _form(source: Place, target: Place, move: Move | None, home: tuple[Move, ...] | None) -> _Form:
-    """The form of a text that names these places (see notation.MoveReading)."""
-    if home is not None:
-        if home[0].count != 1:
+def _form(source: Place, target: Place, written: int | None) -> _Form:
+    """The form of a text that names these places and writes this count (None where it
+    writes none), as notation.read_move_text reads it."""
+    count = 1 if written is None else written  # the count of the moves it reads
+    if target.kind is _FOUNDATION:  # a card home (read as one move per suit)
+        if count != 1:
             return _GENERAL
         if source.kind is _COLUMN:
             return (_HOME_FROM_COLUMN, source.index, target.index, 1)
         if source.kind is _CELL:
             return (_HOME_FROM_CELL, source.index, target.index, 1)
         return _GENERAL
-    if move is None:  # a column onto a column, the count implied
+    if written is None and source.kind is _COLUMN and target.kind is _COLUMN:  # the count implied
         if source.index == target.index:
             return _GENERAL
         return (_COLUMN_TO_COLUMN, source.index, target.index, 0)
-    if move.count == 1 and source.kind is _COLUMN and target.kind is _CELL:
+    if count == 1 and source.kind is _COLUMN and target.kind is _CELL:
         return (_COLUMN_TO_CELL, source.index, target.index, 1)
-    if move.count == 1 and source.kind is _CELL and target.kind is _COLUMN:
+    if count == 1 and source.kind is _CELL and target.kind is _COLUMN:
         return (_CELL_TO_COLUMN, source.index, target.index, 1)
     if source.kind is _COLUMN and target.kind is _COLUMN and source.index != target.index:
-        return (_COUNTED_RUN, source.index, target.index, move.count)
+        return (_COUNTED_RUN, source.index, target.index, count)
     return _GENERAL
 
 
@@ -822,10 +823,10 @@ def _notation_parser() -> Callable[[str | MoveText, Table, Rules], Move]:
 
 
 @cache
-def _text_reader() -> Callable[[str, int, int], MoveReading]:
-    from freecell.notation import read_move_text  # as in _notation_parser
+def _places_reader() -> Callable[[str, int, int], tuple[Place, Place, int | None]]:
+    from freecell.notation import read_places  # as in _notation_parser
 
-    return read_move_text
+    return read_places
 
 
 def _route(

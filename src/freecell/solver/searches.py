@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from itertools import chain
 from typing import Final
 
 from freecell.position import Position
@@ -208,4 +207,8 @@ def steps_of(problem: FreeCellProblem, first: list[Step], path: Sequence[Steps],
     """The steps before a search began, those of its path, and the cards sent home from
     the goal it stopped at."""
     assert goal is not None
-    return [*first, *chain.from_iterable(path), *problem.finish(goal)]  # chained in C: half the cost
+    steps = list(first)
+    for via in path:  # each a tuple: extended in one call, for less than a chain's iterators
+        steps.extend(via)
+    steps.extend(problem.finish(goal))
+    return steps
