@@ -194,6 +194,7 @@ class FreeCellProblem:
         self.follows, self.children, self.safe_needs = shared.follows, shared.children, shared.safe_needs
         self.parents = shared.parents
         self.slots = shared.slots
+        self.offers, self.seeks, _ = shared.slots  # (moves() reads them: no int boxed to unpack)
         # (moves() copies it: cheaper than making it)
         self.no_slots: list[tuple[int, ...]] = [()] * (shared.slots[2] + 1)
         self.values = column_values(building, weights)
@@ -754,10 +755,11 @@ class FreeCellProblem:
         # one for each card its exposed card takes.
         # The table holds those columns themselves, in order (a slot seldom has two): no
         # mask to make, box and look up again each time a card seeks the slot.
-        offers, seeks, _ = self.slots
+        offers = self.offers
+        seeks = self.seeks
         at_slot = self.no_slots.copy()
         alone = self.columns_alone
-        empties = 0
+        empties: i64 = 0
         first_empty = -1
         for j, column in enumerate(columns):
             if len(column) > 0:
@@ -768,8 +770,10 @@ class FreeCellProblem:
                 if not empties:
                     first_empty = j
                 empties += 1
-        free = self.cell_count - len(cells)
-        relays = 0 if self.kings_only else empties
+        free: i64 = self.cell_count - len(cells)
+        relays: i64 = 0 if self.kings_only else empties
+        to_occupied: i64
+        to_empty: i64
         if self.unlimited:
             to_occupied = to_empty = UNLIMITED
         elif self.moves_runs:
@@ -792,13 +796,13 @@ class FreeCellProblem:
         for i, column in enumerate(columns):
             if len(column) == 0:
                 continue
-            top = column[-1]
+            top: i64 = column[-1]
             if foundations[top & 3] == top >> 2 if one_deck else ready[top]:
                 steps.append(to_home[i])
             # The ordered run at the exposed end (worked out here: cheaper than looking
             # up the column's features).
             # Its cards are machine ints compiled: no call for each sum and product.
-            height = len(column)
+            height: i64 = len(column)
             lowest: i64 = height - 1  # where the run's lowest card lies (positive indexes cost less)
             above: i64 = top
             while lowest > 0:
@@ -807,7 +811,7 @@ class FreeCellProblem:
                     break
                 above = below
                 lowest -= 1
-            run: int = height - lowest
+            run: i64 = height - lowest
             if run == 1:  # the usual case, made short
                 from_here = onto_table[i]
                 for j in at_slot[seeks[top]]:
@@ -819,6 +823,7 @@ class FreeCellProblem:
                 for j in at_slot[seeks[top]]:
                     steps.append(from_here[j])
                 runs_from = runs[i]
+                count: i64
                 for count in range(2, min(run, to_occupied) + 1):
                     for j in at_slot[seeks[column[-count]]]:
                         steps.append(runs_from[j][count])

@@ -56,17 +56,22 @@ class CommonSteps:
     Listing moves takes them from here rather than building a tuple for each step:
     compiled, a tuple built boxes each of its ints. Steps are compared by value, so
     sharing them changes nothing. Read only (shared by every problem of that many
-    columns: see :func:`common_steps`)."""
+    columns: see :func:`common_steps`); tuples, which compiled code indexes without a
+    call (a list through one)."""
 
     def __init__(self, column_count: int) -> None:
         columns = range(column_count)
-        self.home: list[Step] = [(i, HOME, 1) for i in columns]
-        self.to_cell: list[Step] = [(i, CELL, 1) for i in columns]
-        self.onto: list[list[Step]] = [[(i, j, 1) for j in columns] for i in columns]
+        self.home: tuple[Step, ...] = tuple([(i, HOME, 1) for i in columns])
+        self.to_cell: tuple[Step, ...] = tuple([(i, CELL, 1) for i in columns])
+        self.onto: tuple[tuple[Step, ...], ...] = tuple([tuple([(i, j, 1) for j in columns]) for i in columns])
         # A run of ``count`` cards (at most 13: each card a rank below the one it lies on).
-        self.runs: list[list[list[Step]]] = [[[(i, j, count) for count in range(14)] for j in columns] for i in columns]
-        self.from_cell_home: list[Step] = [(CELL + card, HOME, 1) for card in range(52)]
-        self.from_cell: list[list[Step]] = [[(CELL + card, j, 1) for j in columns] for card in range(52)]
+        self.runs: tuple[tuple[tuple[Step, ...], ...], ...] = tuple(
+            [tuple([tuple([(i, j, count) for count in range(14)]) for j in columns]) for i in columns]
+        )
+        self.from_cell_home: tuple[Step, ...] = tuple([(CELL + card, HOME, 1) for card in range(52)])
+        self.from_cell: tuple[tuple[Step, ...], ...] = tuple(
+            [tuple([(CELL + card, j, 1) for j in columns]) for card in range(52)]
+        )
 
 
 @functools.cache
