@@ -339,8 +339,10 @@ class FreeCellProblem:
             return None if child_key in came_from else (child_key, child, via)
         if child_key in came_from:
             return None
-        child, via = self.play(state, step)
-        return child_key, child, via
+        # Where child_key() tells the key, no card goes home after the step: the child is
+        # the step's alone, as play() would make it (without its tests).
+        listed, cells, foundations = self._moved(state, step)
+        return child_key, (tuple(listed), cells, foundations), (step,)
 
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
