@@ -96,6 +96,8 @@ _TO_TABLEAU_OR_CELL: Final = FoundationReturn.TO_TABLEAU_OR_CELL
 _KINGS_ONLY: Final = EmptyColumns.KINGS_ONLY
 _UNLIMITED_RUNS: Final = SequenceMoves.UNLIMITED
 _ALTERNATE_COLOURS: Final = Building.ALTERNATE_COLOURS
+# Called as a module's name: compiled, key.replace(...) looks the method up by name.
+_REPLACE: Final = bytes.replace
 
 
 def _marked(cards: list[int]) -> bytes:
@@ -319,6 +321,11 @@ class FreeCellProblem:
             under = onto[len(onto) - 1] if len(onto) > 0 else 255
         else:
             under = KEY_IN_CELL
+        if uncovered >= 0:
+            # The lowest card moved is the only card that lies on ``uncovered`` (a card
+            # in a column, not home): its byte is the one byte of the key that holds
+            # ``uncovered``, replaced in one call (one new bytes, no slices).
+            return _REPLACE(key, BYTES[uncovered], BYTES[under], 1)
         # One formatting of the parts: compiled, one new bytes (``+`` made one a part).
         return b"%b%b%b" % (key[:lowest], BYTES[under], key[lowest + 1 :])
 
