@@ -505,3 +505,45 @@ def test_an_unseen_child_is_the_child_played_with_its_own_key(
             child, via = problem.play(state, step)
             assert problem.unseen_child({}, state, key, step) == (problem.key(child), child, via), (state, step)
             assert problem.unseen_child({problem.key(child): None}, state, key, step) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "cells", "complete", "eager"),
+    [
+        ("standard", 4, False, True),
+        ("app", 1, False, True),
+        ("standard", 4, False, False),
+        ("app", 1, True, False),
+        ("double", 6, False, True),
+        ("double", 6, False, False),
+    ],
+)
+def test_the_safe_cards_are_told_from_the_foundations_only_where_they_are_the_ready_ones(
+    name: str, cells: int, complete: bool, eager: bool
+) -> None:
+    """An eager problem with one deck tells the cards safe to send home from the
+    foundations (``safe_when_ready``): those that may go home. Along random walks it
+    makes the same children, sends the same cards home and tells the same keys as the
+    same problem looking the table of safe cards up. Not eager, some card that may go
+    home is not safe (the walks meet such cards), and with two decks a card's suit does
+    not name its pile: the table is looked up there."""
+    rules = find_rules(name, cells=cells)
+    problem = FreeCellProblem(rules, complete=complete, eager=eager)
+    looked_up = FreeCellProblem(rules, complete=complete, eager=eager)
+    looked_up.safe_when_ready = False
+    assert problem.safe_when_ready is (eager and rules.decks == 1)
+    for number in range(1, 4):
+        position = Deal(rules, number).position()
+        assert problem.initial(position) == looked_up.initial(position)
+    unsafe = 0
+    walks = _random_walks(problem, rules, f"ready-{name}-{cells}-{complete}-{eager}", deals=range(1, 30), length=80)
+    for state, moves in walks:
+        key = problem.key(state)
+        for step in moves:
+            assert problem.play(state, step) == looked_up.play(state, step), (state, step)
+            assert problem.child_key(state, key, step) == looked_up.child_key(state, key, step), (state, step)
+        ready, safe = problem.homeward_cards(state[2])
+        exposed = [column[-1] for column in state[0] if column] + list(state[1])
+        unsafe += any(ready[card] and not safe[card] for card in exposed)
+    if not eager:
+        assert unsafe > 10, unsafe

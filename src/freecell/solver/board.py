@@ -96,6 +96,8 @@ _TO_TABLEAU_OR_CELL: Final = FoundationReturn.TO_TABLEAU_OR_CELL
 _KINGS_ONLY: Final = EmptyColumns.KINGS_ONLY
 _UNLIMITED_RUNS: Final = SequenceMoves.UNLIMITED
 _ALTERNATE_COLOURS: Final = Building.ALTERNATE_COLOURS
+# Called as a module's name: compiled, key.replace(...) looks the method up by name.
+_REPLACE: Final = bytes.replace
 
 
 def _marked(cards: list[int]) -> bytes:
@@ -210,6 +212,10 @@ class FreeCellProblem:
         self.held_known = shared.held_known
         self.columns_alone = shared.columns_alone
         self.column_indexes = list(range(column_count))  # (only read: _close scans it)
+        # Eager, one deck: the cards safe to send home are those that may go home, told
+        # from the foundations by each card's suit and rank, with no table looked up.
+        self.safe_when_ready = self.eager and pile_count == 4
+        self.column_order = tuple(range(column_count))  # (only read: _close_ready scans it)
         # The commonest steps, made once (compiled, a tuple built per step boxes its ints).
         self.common_steps = shared.common_steps
         if twins and not twins & (ON_CARD | IN_TOP_RUN | IN_BUILT_RUN):
@@ -302,16 +308,25 @@ class FreeCellProblem:
             if self._returns_home(held, foundations, target, top, uncovered):
                 return None
         if uncovered >= 0:
-            if foundations is not self.last_foundations:
-                self.last_safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
-                self.last_foundations = foundations
-            if self.last_safe[uncovered]:
-                return None
+            if self.safe_when_ready:
+                if foundations[uncovered & 3] == uncovered >> 2:
+                    return None
+            else:
+                if foundations is not self.last_foundations:
+                    self.last_safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
+                    self.last_foundations = foundations
+                if self.last_safe[uncovered]:
+                    return None
         if target < CELL:
             onto = columns[target]
             under = onto[len(onto) - 1] if len(onto) > 0 else 255
         else:
             under = KEY_IN_CELL
+        if uncovered >= 0:
+            # The lowest card moved is the only card that lies on ``uncovered`` (a card
+            # in a column, not home): its byte is the one byte of the key that holds
+            # ``uncovered``, replaced in one call (one new bytes, no slices).
+            return _REPLACE(key, BYTES[uncovered], BYTES[under], 1)
         # One formatting of the parts: compiled, one new bytes (``+`` made one a part).
         return b"%b%b%b" % (key[:lowest], BYTES[under], key[lowest + 1 :])
 
@@ -332,8 +347,10 @@ class FreeCellProblem:
             return None if child_key in came_from else (child_key, child, via)
         if child_key in came_from:
             return None
-        child, via = self.play(state, step)
-        return child_key, child, via
+        # Where child_key() tells the key, no card goes home after the step: the child is
+        # the step's alone, as play() would make it (without its tests).
+        listed, cells, foundations = self._moved(state, step)
+        return child_key, (tuple(listed), cells, foundations), (step,)
 
     def is_goal(self, state: State) -> bool:
         """Won already: no card in any column lies on a card of lower rank, so the cards
@@ -507,6 +524,8 @@ class FreeCellProblem:
 
         A hot loop (every position a search expands or makes passes through it; see
         ``bench/position_cost.py``): kept whole, as calls would cost each position."""
+        if self.safe_when_ready:
+            return self._close_ready(listed, cells, foundations, exposed, steps)
         homeward = self.homeward_known
         # Relaxed problem: loose twins never go home by themselves. Which cards are
         # loose is told once, when first wanted, before any card here goes home: the
@@ -597,6 +616,46 @@ class FreeCellProblem:
                 safe = (homeward.get(foundations) or self.homeward_cards(foundations))[1]
         return tuple(listed), cells, foundations
 
+    def _close_ready(
+        self, listed: list[bytes], cells: bytes, foundations: bytes, exposed: int, steps: list[Step]
+    ) -> State:
+        """:meth:`_close` where the cards safe to send home are those that may go home
+        (an eager problem with one deck): each card is told from the foundations by its
+        suit and rank, not from a table looked up again after each card sent home. The
+        same cards go home, in the same order."""
+        to_home, from_cell_home = self.common_steps.home, self.common_steps.from_cell_home
+        while True:
+            sent = False
+            for index in self.columns_alone[exposed] if exposed >= 0 else self.column_order:
+                column = listed[index]
+                if len(column) > 0:
+                    card = column[-1]
+                    if foundations[card & 3] == card >> 2:
+                        while True:
+                            foundations = self._raised(foundations, card)
+                            column = column[:-1]
+                            steps.append(to_home[index])
+                            if len(column) == 0:
+                                break
+                            card = column[-1]
+                            if foundations[card & 3] != card >> 2:
+                                break
+                        listed[index] = column
+                        sent = True
+            if exposed < 0:
+                # Over the cells as they were (see _close).
+                held = cells
+                for card in held:
+                    if foundations[card & 3] == card >> 2:
+                        cells = cells.replace(BYTES[card], b"", 1)
+                        foundations = self._raised(foundations, card)
+                        steps.append(from_cell_home[card])
+                        sent = True
+            if not sent:
+                break
+            exposed = -1
+        return tuple(listed), cells, foundations
+
     def _raised(self, foundations: bytes, card: int) -> bytes:
         """The foundations once ``card`` has gone home. Looked up: a search meets the
         same foundations again and again, and the bytes it gets back are shared. Each
@@ -625,6 +684,19 @@ class FreeCellProblem:
         source, target, _ = step
         if TWIN <= source < CELL:
             source -= TWIN  # the twin moved from that column
+        if self.safe_when_ready:
+            # (As below, the safe cards told from the foundations: see _close_ready.)
+            if target == HOME:
+                exposed = -1
+            elif source < CELL and len(listed[source]) > 0:
+                uncovered = listed[source][-1]
+                if foundations[uncovered & 3] != uncovered >> 2:
+                    return (tuple(listed), cells, foundations), (step,)
+                exposed = source
+            else:
+                return (tuple(listed), cells, foundations), (step,)
+            steps = [step]
+            return self._close_ready(listed, cells, foundations, exposed, steps), tuple(steps)
         # A take-back lowers the foundations, which makes no card newly safe.
         if foundations is not self.last_foundations:
             self.last_safe = (self.homeward_known.get(foundations) or self.homeward_cards(foundations))[1]
