@@ -547,3 +547,20 @@ def test_the_safe_cards_are_told_from_the_foundations_only_where_they_are_the_re
         unsafe += any(ready[card] and not safe[card] for card in exposed)
     if not eager:
         assert unsafe > 10, unsafe
+
+
+@pytest.mark.parametrize("name", ["standard", "double"])
+def test_a_card_raises_the_pile_it_goes_to_for_every_pile(name: str) -> None:
+    """``_raised`` raises the pile a card goes to, each pile of one deck or two (the
+    second copy of a card goes to its suit's second pile), from foundations met first
+    and again."""
+    rules = find_rules(name)
+    problem = FreeCellProblem(rules, complete=False, eager=True)
+    piles = 4 * rules.decks
+    foundations = bytes(piles)
+    for pile in range(piles):
+        raised = problem._raised(foundations, pile & 3)  # an ace of the pile's suit
+        assert raised == bytes(1 if p <= pile else 0 for p in range(piles)), (pile, raised)
+        assert problem._raised(foundations, pile & 3) is raised  # looked up again
+        foundations = raised
+    assert foundations == bytes([1] * piles)

@@ -622,8 +622,11 @@ class FreeCellProblem:
         """:meth:`_close` where the cards safe to send home are those that may go home
         (an eager problem with one deck): each card is told from the foundations by its
         suit and rank, not from a table looked up again after each card sent home. The
-        same cards go home, in the same order."""
+        same cards go home, in the same order. Its indexes and cards are machine ints
+        compiled (``i64``): no call for each ``&`` and shift."""
         to_home, from_cell_home = self.common_steps.home, self.common_steps.from_cell_home
+        index: i64
+        card: i64
         while True:
             sent = False
             for index in self.columns_alone[exposed] if exposed >= 0 else self.column_order:
@@ -647,7 +650,7 @@ class FreeCellProblem:
                 held = cells
                 for card in held:
                     if foundations[card & 3] == card >> 2:
-                        cells = cells.replace(BYTES[card], b"", 1)
+                        cells = _REPLACE(cells, BYTES[card], b"", 1)
                         foundations = self._raised(foundations, card)
                         steps.append(from_cell_home[card])
                         sent = True
@@ -656,7 +659,7 @@ class FreeCellProblem:
             exposed = -1
         return tuple(listed), cells, foundations
 
-    def _raised(self, foundations: bytes, card: int) -> bytes:
+    def _raised(self, foundations: bytes, card: i64) -> bytes:
         """The foundations once ``card`` has gone home. Looked up: a search meets the
         same foundations again and again, and the bytes it gets back are shared. Each
         pile's is made when first asked for (a search asks for few of them)."""
@@ -664,8 +667,11 @@ class FreeCellProblem:
         if known is None:
             if len(self.raised_known) >= FEATURES_KEPT:
                 self.raised_known.clear()
-            known = self.raised_known[foundations] = [None] * len(foundations)
-        pile = card & 3 if self.pile_count == 4 else self._home_pile(card, foundations)
+            # (One deck's four piles listed as such: no list multiplied.)
+            known = self.raised_known[foundations] = (
+                [None, None, None, None] if len(foundations) == 4 else [None] * len(foundations)
+            )
+        pile: i64 = card & 3 if self.pile_count == 4 else self._home_pile(card, foundations)
         raised = known[pile]
         if raised is None:
             raised = known[pile] = bump(foundations, pile, 1)
