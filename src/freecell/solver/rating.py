@@ -8,7 +8,7 @@ first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from freecell.solver.search import WON
 from freecell.solver.steps import (
@@ -143,6 +143,9 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     # left in i ("stay") rise by k and those in j sink by k.
     base: i64 = (packed >> shift) + cell_weight * len(cells) + next_weight * depth
     rated: list[Rated] = []
+    # The cost of each child not made, 1, held as an object: compiled, the literal put
+    # in a tuple is boxed at each append (a call), an object only counted.
+    plain: Any = 1
     won: i64
     home, cell, won = HOME, CELL, WON
     table = b""  # the columns joined, made once if a take-back needs it
@@ -220,7 +223,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                     # (Most columns keep some disorder: told first.)
                     if not (onto | left) & mask and disorder == (under_it & mask) + (packed_of[source] & mask):
                         h = won
-                rated.append((h, step, 1, None))
+                rated.append((h, step, plain, None))
                 continue
         elif source < home and target < cell and not (fuses and may_go_home(source - cell, foundations)):
             under_it = packed_of[target]
@@ -234,7 +237,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             h = base - cell_weight + (onto >> shift) - (under_it >> shift) + next_weight * hits[target]
             if not onto & mask and disorder == under_it & mask:
                 h = won
-            rated.append((h, step, 1, None))
+            rated.append((h, step, plain, None))
             continue
         elif home <= source < TWIN_CELL and one_deck:
             # A take-back (one deck): the card comes back on top of a column or into
@@ -255,7 +258,7 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                 onto = values.of(columns[target] + BYTES[((height - 1) << 2) | suit])
                 sinking: i64 = hits[target] - (where == target)
                 h = base + (onto >> shift) - (packed_of[target] >> shift) + next_weight * (sinking - deep)
-            rated.append((won if not disorder else h, step, 1, None))
+            rated.append((won if not disorder else h, step, plain, None))
             continue
         made = problem.play(state, step)
         rated.append((problem.heuristic_after(made[0], columns, packed_of, packed), step, step_cost(step), made))
