@@ -15,8 +15,8 @@ from freecell.rules import Building, Rules
 from freecell.solver import board as board_module
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
-from freecell.solver.search import WON, BestFirst, Budget, InstrumentedProblem, SearchEnd, SearchLimit
-from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, fused, fused_moves, step_cost
+from freecell.solver.search import WON, Alternating, BestFirst, Budget, InstrumentedProblem, SearchEnd, SearchLimit
+from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, cards_in_cells, fused, fused_moves, step_cost
 from freecell.solver.tables import (
     DISORDER_MASK,
     EMPTY_LOWEST,
@@ -334,8 +334,8 @@ def test_a_search_taken_in_turns_ends_as_one_run_does(name: str, number: int, la
     assert (run.outcome, run.path, sliced.expanded) == (at_once.outcome, at_once.path, whole.expanded)
 
 
-@pytest.mark.parametrize("lazy", [True, False])
-def test_a_search_over_a_counted_problem_counts_each_expansion_and_its_moves(lazy: bool) -> None:
+@pytest.mark.parametrize("kind", ["lazy", "made at once", "two rankings"])
+def test_a_search_over_a_counted_problem_counts_each_expansion_and_its_moves(kind: str) -> None:
     """Over an InstrumentedProblem (whose moves the search counts itself, calling the
     problem's own), a search counts the positions expanded and the moves generated as a
     problem counting its own calls does, and walks the same way."""
@@ -365,7 +365,11 @@ def test_a_search_over_a_counted_problem_counts_each_expansion_and_its_moves(laz
 
     walks = []
     for counted in (InstrumentedProblem(problem), Counting()):
-        search = BestFirst(counted, start, path_weight=8, cost=step_cost, lazy=lazy)  # type: ignore[arg-type]
+        search: BestFirst[State, Step, Steps] | Alternating[State, Step, Steps] = (
+            Alternating(counted, start, rankings=((8, 0), (4, 12)), measure=cards_in_cells, cost=step_cost)  # type: ignore[arg-type]
+            if kind == "two rankings"
+            else BestFirst(counted, start, path_weight=8, cost=step_cost, lazy=kind == "lazy")  # type: ignore[arg-type]
+        )
         run = search.run(Budget(SearchLimit()), cap=500)
         walks.append((run.outcome, run.path, search.expanded, counted.expanded, counted.generated))
     assert walks[0] == walks[1]

@@ -513,6 +513,7 @@ class BestFirst(Generic[S, M, T]):
         heuristic = problem.heuristic
         unseen_child = problem.unseen_child
         prune = self.prune
+        plain = bound is None and randrange is None  # (as nearly every search: a loop without either)
         found: SearchRun[S, T] | None = None
         while frontier.size:
             taken = frontier.take()
@@ -554,6 +555,11 @@ class BestFirst(Generic[S, M, T]):
                 if counted is not None:
                     counted.expanded += 1
                     counted.generated += len(rated)
+                if plain:
+                    for h, child_move, child_cost, child_made in rated:
+                        child_g = g + child_cost
+                        frontier.push(h + path_weight * child_g, (child_g, key, state, child_move, child_made))
+                    continue
                 for h, child_move, child_cost, child_made in rated:
                     child_g = g + child_cost
                     if bound is None or child_g < bound:
