@@ -15,8 +15,8 @@ from freecell.rules import Building, Rules
 from freecell.solver import board as board_module
 from freecell.solver.board import FreeCellProblem
 from freecell.solver.depth_first import DepthFirst
-from freecell.solver.search import WON, BestFirst, Budget, SearchEnd, SearchLimit
-from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, fused, fused_moves, step_cost
+from freecell.solver.search import WON, Alternating, BestFirst, Budget, InstrumentedProblem, SearchEnd, SearchLimit
+from freecell.solver.steps import CELL, FUSED, HOME, State, Step, Steps, cards_in_cells, fused, fused_moves, step_cost
 from freecell.solver.tables import (
     DISORDER_MASK,
     EMPTY_LOWEST,
@@ -332,6 +332,48 @@ def test_a_search_taken_in_turns_ends_as_one_run_does(name: str, number: int, la
         turns += 1
     assert turns > 10
     assert (run.outcome, run.path, sliced.expanded) == (at_once.outcome, at_once.path, whole.expanded)
+
+
+@pytest.mark.parametrize("kind", ["lazy", "made at once", "two rankings"])
+def test_a_search_over_a_counted_problem_counts_each_expansion_and_its_moves(kind: str) -> None:
+    """Over an InstrumentedProblem (whose moves the search counts itself, calling the
+    problem's own), a search counts the positions expanded and the moves generated as a
+    problem counting its own calls does, and walks the same way."""
+    rules = find_rules("standard")
+    problem = FreeCellProblem(rules, complete=False)
+    start, _ = problem.initial(Deal(rules, 5).position())
+
+    class Counting:  # not an InstrumentedProblem: the search calls its moves
+        def __init__(self) -> None:
+            self.expanded = 0
+            self.generated = 0
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(problem, name)
+
+        def moves(self, state: State) -> list[Step]:
+            found = problem.moves(state)
+            self.expanded += 1
+            self.generated += len(found)
+            return found
+
+        def rated_moves(self, state: State) -> list[tuple[int, Step, int, tuple[State, Steps] | None]]:
+            found = problem.rated_moves(state)
+            self.expanded += 1
+            self.generated += len(found)
+            return found
+
+    walks = []
+    for counted in (InstrumentedProblem(problem), Counting()):
+        search: BestFirst[State, Step, Steps] | Alternating[State, Step, Steps] = (
+            Alternating(counted, start, rankings=((8, 0), (4, 12)), measure=cards_in_cells, cost=step_cost)  # type: ignore[arg-type]
+            if kind == "two rankings"
+            else BestFirst(counted, start, path_weight=8, cost=step_cost, lazy=kind == "lazy")  # type: ignore[arg-type]
+        )
+        run = search.run(Budget(SearchLimit()), cap=500)
+        walks.append((run.outcome, run.path, search.expanded, counted.expanded, counted.generated))
+    assert walks[0] == walks[1]
+    assert walks[0][3] > 100 and walks[0][4] > 5 * walks[0][3], walks[0]
 
 
 @pytest.mark.parametrize(

@@ -502,11 +502,18 @@ class BestFirst(Generic[S, M, T]):
         problem = self.problem
         key_of = problem.key
         is_goal = problem.is_goal
-        moves = problem.moves
-        rated_moves = problem.rated_moves
+        moves: Callable[[S], list[M]] = problem.moves
+        rated_moves: Callable[[S], list[tuple[int, M, int, tuple[S, T] | None]]] = problem.rated_moves
+        # A counted problem's moves are counted here: a call less each expansion.
+        counted: InstrumentedProblem[S, M, T] | None = None
+        if isinstance(problem, InstrumentedProblem):
+            counted = problem
+            moves = problem._moves
+            rated_moves = problem._rated_moves
         heuristic = problem.heuristic
         unseen_child = problem.unseen_child
         prune = self.prune
+        plain = bound is None and randrange is None  # (as nearly every search: a loop without either)
         found: SearchRun[S, T] | None = None
         while frontier.size:
             taken = frontier.take()
@@ -544,14 +551,27 @@ class BestFirst(Generic[S, M, T]):
             expanded += 1
             budget.expanded += 1
             if self.lazy:
-                for h, child_move, child_cost, child_made in rated_moves(state):
+                rated = rated_moves(state)
+                if counted is not None:
+                    counted.expanded += 1
+                    counted.generated += len(rated)
+                if plain:
+                    for h, child_move, child_cost, child_made in rated:
+                        child_g = g + child_cost
+                        frontier.push(h + path_weight * child_g, (child_g, key, state, child_move, child_made))
+                    continue
+                for h, child_move, child_cost, child_made in rated:
                     child_g = g + child_cost
                     if bound is None or child_g < bound:
                         if randrange is not None:
                             h += randrange(noise)
                         frontier.push(h + path_weight * child_g, (child_g, key, state, child_move, child_made))
                 continue
-            for child_move in moves(state):
+            found_moves = moves(state)
+            if counted is not None:
+                counted.expanded += 1
+                counted.generated += len(found_moves)
+            for child_move in found_moves:
                 child_g = g + cost(child_move)
                 if bound is not None and child_g >= bound:
                     continue
