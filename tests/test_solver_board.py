@@ -562,7 +562,7 @@ def test_cards_put_below_a_columns_lowest_are_rated_as_the_child(name: str) -> N
         columns, _, _ = state
         rated = {step: h for h, step, _, made in problem.rated_moves(state) if made is None}
         for step in listed:
-            source, target, count = step
+            source, target, _ = step
             if step not in rated or source >= HOME or target >= CELL or not columns[target]:
                 continue
             top = columns[source][-1] if source < CELL else source - CELL
