@@ -606,3 +606,31 @@ def test_a_card_raises_the_pile_it_goes_to_for_every_pile(name: str) -> None:
         assert problem._raised(foundations, pile & 3) is raised  # looked up again
         foundations = raised
     assert foundations == bytes([1] * piles)
+
+
+@pytest.mark.parametrize("name", ["standard", "bakers-game", "double"])
+def test_cards_put_below_a_columns_lowest_are_rated_as_the_child(name: str) -> None:
+    """rate() tells the value of a column that a card or run is put on from the column's
+    own where the run's top card is no higher than the column's lowest (it becomes the
+    lowest, at depth 0): along random walks, each such step, from a column or a cell,
+    is rated with its child's heuristic, and there are many of both."""
+    rules = find_rules(name)
+    problem = FreeCellProblem(rules, complete=False)
+    from_column = from_cell = 0
+    for state, listed in _random_walks(problem, rules, name, deals=range(1, 49), length=60):
+        columns, _, _ = state
+        rated = {step: h for h, step, _, made in problem.rated_moves(state) if made is None}
+        for step in listed:
+            source, target, _ = step
+            if step not in rated or source >= HOME or target >= CELL or not columns[target]:
+                continue
+            top = columns[source][-1] if source < CELL else source - CELL
+            if top >> 2 > min(card >> 2 for card in columns[target]):
+                continue
+            child = problem.play(state, step)[0]
+            assert rated[step] == (WON if problem.is_goal(child) else problem.heuristic(child)), (state, step)
+            if source < CELL:
+                from_column += 1
+            else:
+                from_cell += 1
+    assert from_column > 30 and from_cell > 20, (from_column, from_cell)

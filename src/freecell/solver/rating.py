@@ -156,6 +156,8 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
     one_alone: i64
     empty: i64
     one_above, one_alone, empty = values.one_above, values.one_alone, EMPTY_LOWEST
+    one_disorder: i64 = values.one_disorder
+    one_deep: i64 = values.one_deep
     # What the steps that take the same cards from the same column share (moves() lists
     # them one after another): whether the child must be made, and if not, what is left
     # in the column, packed, and how many cards wanted stay there.
@@ -218,7 +220,20 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
                     elif top >> 2 > lowest:
                         onto = under_it + one_above * count
                     else:
-                        onto = values.of(columns[target] + column[height - count :])
+                        # The run's top card is the column's lowest now, at depth 0, and
+                        # those of its cards above the column's lowest lie on a lower card.
+                        onto_column = columns[target]
+                        at_lowest: i64 = len(onto_column) - 1
+                        while onto_column[at_lowest] >> 2 != lowest:
+                            at_lowest -= 1
+                        above: i64 = (top >> 2) + count - 1 - lowest
+                        onto = (
+                            under_it
+                            + one_alone * count
+                            + (one_disorder * above if above > 0 else 0)
+                            - one_deep * (len(onto_column) - 1 - at_lowest)
+                            + ((top >> 2) - lowest << lowest_at)
+                        )
                     h += (onto >> shift) - (under_it >> shift) + next_weight * count * (hits[target] - stay)
                     # (Most columns keep some disorder: told first.)
                     if not (onto | left) & mask and disorder == (under_it & mask) + (packed_of[source] & mask):
@@ -233,7 +248,17 @@ def rate(problem: FreeCellProblem, state: State, steps: list[Step]) -> list[Rate
             elif (source - cell) >> 2 > lowest:
                 onto = under_it + one_above
             else:
-                onto = values.of(columns[target] + BYTES[source - cell])
+                # (As above, the card the run's top.)
+                onto_column = columns[target]
+                at_lowest = len(onto_column) - 1
+                while onto_column[at_lowest] >> 2 != lowest:
+                    at_lowest -= 1
+                onto = (
+                    under_it
+                    + one_alone
+                    - one_deep * (len(onto_column) - 1 - at_lowest)
+                    + (((source - cell) >> 2) - lowest << lowest_at)
+                )
             h = base - cell_weight + (onto >> shift) - (under_it >> shift) + next_weight * hits[target]
             if not onto & mask and disorder == under_it & mask:
                 h = won

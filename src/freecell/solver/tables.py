@@ -135,6 +135,10 @@ class ColumnValues:
         # And a card of an ordered run alone in its column (none lies on a lower card):
         # its share, packed; the run's top card is its lowest.
         self.one_alone = weights.in_play << SHARE_SHIFT
+        # A card that lies on a lower card (``weights.disorder``, and one to the
+        # disorder), and one card more above the lowest (``weights.depth``), packed.
+        self.one_disorder = (weights.disorder << SHARE_SHIFT) + 1
+        self.one_deep = weights.depth << SHARE_SHIFT
 
     def of(self, column: bytes) -> int:
         packed = self.known.get(column)
