@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from boards import CAN_FINISH, LOST
 from player import Player
 from playwright.sync_api import Page, Route, expect
 
@@ -148,9 +149,7 @@ def test_a_whole_game_won_through_the_page(player: Player) -> None:
 
 
 def test_auto_finish_plays_a_trivially_won_end(player: Player) -> None:
-    columns = [" ".join(rank + suit for rank in "KQJT98765432A") for suit in "HCDS"]
-    board = "Foundations: H-0 C-0 D-0 S-0\nFreecells: - - - -\n" + "\n".join(f": {c}" for c in columns) + "\n"
-    player.open(rules="standard", board=board)
+    player.open(rules="standard", board=CAN_FINISH)
     page = player.page
     expect(page.locator("#game-code")).to_have_text("imported position — no game code")
     expect(page.locator("#copy-code")).to_be_hidden()
@@ -160,14 +159,7 @@ def test_auto_finish_plays_a_trivially_won_end(player: Player) -> None:
 
 
 def test_a_lost_game_says_so_and_offers_a_way_on(player: Player) -> None:
-    # Four kings fill the cells, and only black cards are exposed: nothing can move.
-    cards = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
-    cells = ["KC", "KD", "KH", "KS"]
-    exposed = ["QC", "QS", "JC", "JS", "TC", "TS", "9C", "9S"]
-    rest = [card for card in cards if card not in cells + exposed]
-    columns = [" ".join([*rest[5 * i : 5 * i + 5], exposed[i]]) for i in range(8)]
-    board = f"Foundations: H-0 C-0 D-0 S-0\nFreecells: {' '.join(cells)}\n" + "\n".join(f": {c}" for c in columns)
-    player.open(rules="standard", board=board)
+    player.open(rules="standard", board=LOST)
     banner = player.page.locator("#banner")
     expect(banner).to_contain_text("lost")
     for action in ("Undo", "Restart", "New deal"):

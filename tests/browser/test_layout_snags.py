@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from boards import CAN_FINISH
 from player import Player
 from playwright.sync_api import Page, expect
 
@@ -155,9 +156,7 @@ def test_no_heading_is_empty(size: tuple[int, int], open_page: Callable[..., Pag
 
 
 def test_a_game_that_can_finish_says_so_instead_of_thinking(player: Player) -> None:
-    columns = [" ".join(rank + suit for rank in "KQJT98765432A") for suit in "HCDS"]
-    board = "Foundations: H-0 C-0 D-0 S-0\nFreecells: - - - -\n" + "\n".join(f": {c}" for c in columns) + "\n"
-    player.open(rules="standard", board=board)
+    player.open(rules="standard", board=CAN_FINISH)
     page = player.page
     offer = page.get_by_role("button", name="Auto-finish")
     offer.wait_for()

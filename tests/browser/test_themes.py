@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 
 import pytest
+from boards import CAN_FINISH
 from player import Player
 from playwright.sync_api import Page, expect
 
@@ -334,9 +335,7 @@ def test_after_an_auto_finish_the_cascade_waits_for_the_last_card_home(
 ) -> None:
     player = Player(open_page(viewport=SIZES["desktop"]), server)
     page = player.page
-    columns = [" ".join(rank + suit for rank in "KQJT98765432A") for suit in "HCDS"]
-    board = "Foundations: H-0 C-0 D-0 S-0\nFreecells: - - - -\n" + "\n".join(f": {c}" for c in columns) + "\n"
-    player.open(rules="standard", board=board)
+    player.open(rules="standard", board=CAN_FINISH)
     # Whether any card was still sliding home when the cascade began.
     page.evaluate("""() => {
       window.slidingAtStart = null;

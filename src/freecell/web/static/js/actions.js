@@ -41,16 +41,16 @@ let waiting = 0;
 export const busy = () => waiting > 0;
 
 /**
- * Run `action` after those before it; resolves true when it went through. A refusal is
- * shown (unless `quiet`, or in a lesson, whose panel explains it); an unreachable server
- * puts the page offline, the last table still in view.
+ * Run `action` after those before it; resolves true when it went through (not when the
+ * action returned false: it let it pass). A refusal is shown (unless `quiet`, or in a
+ * lesson, whose panel explains it); an unreachable server puts the page offline, the last
+ * table still in view.
  */
 export function run(action, { quiet = false } = {}) {
   waiting += 1;
   queue = queue.then(async () => {
     try {
-      await action();
-      return true;
+      return (await action()) !== false;
     } catch (error) {
       if (error.status === 0) {
         store.setOffline(true);
@@ -68,19 +68,30 @@ export function run(action, { quiet = false } = {}) {
   return queue;
 }
 
+/**
+ * Run, as `run` does, an action that shows or changes the cards: while the game is paused
+ * (its cards hidden, its clock stopped) it is let pass, and resolves false. Resume plays on.
+ */
+export function runInPlay(action, options) {
+  return run(async () => (store.game?.paused ? false : action()), options);
+}
+
 /** Send a move in standard notation; `overrides` as for `accept`. */
 export function sendMove(text, overrides) {
   store.select(null);
   return run(async () => accept(await api.move(store.game.id, text), { overrides }));
 }
 
-export const undo = () => run(async () => accept(await api.undo(store.game.id)));
-export const redo = () => run(async () => accept(await api.redo(store.game.id)));
-export const finish = () => run(async () => accept(await api.finish(store.game.id)));
+export const undo = () => runInPlay(async () => accept(await api.undo(store.game.id)));
+export const redo = () => runInPlay(async () => accept(await api.redo(store.game.id)));
+export const finish = () => runInPlay(async () => accept(await api.finish(store.game.id)));
 
 /** Back to the start of the deal, once the player has confirmed it when moves were made. */
 export async function restart() {
   const game = store.game;
+  if (game?.paused) {
+    return;
+  }
   const playing = game && game.outcome === "playing" && game.moves > 0;
   if (playing && !(await confirm({
     title: "Restart this deal?",
@@ -89,7 +100,7 @@ export async function restart() {
   }))) {
     return;
   }
-  await run(async () => accept(await api.restart(store.game.id)));
+  await runInPlay(async () => accept(await api.restart(store.game.id)));
 }
 
 /** The player's choice of sending safe cards home, for the game in play. */

@@ -5,7 +5,7 @@
 // solver answers). When the in-play search reaches its limit, a longer one follows
 // (`searching`): the page keeps asking until it has a verdict.
 
-import { accept, run } from "./actions.js";
+import { accept, runInPlay } from "./actions.js";
 import { answerMayHaveCome, api } from "./api.js";
 import { $, plural } from "./dom.js";
 import { sourceCards } from "./table.js";
@@ -133,9 +133,9 @@ async function askHint(game) {
   return mine === generation ? answer : null;
 }
 
-/** Hint: the next move of a winning line, lit on the table and said in words. */
+/** Hint: the next move of a winning line, lit on the table and said in words; none while paused. */
 export function showHint() {
-  return run(async () => {
+  return runInPlay(async () => {
     const game = store.game;
     const answer = await askHint(game);
     if (answer === null) {
@@ -165,6 +165,9 @@ export function setupAdvice() {
     }
   });
   $("rewind").addEventListener("click", async () => {
+    if (store.game.paused) {
+      return;
+    }
     try {
       accept(await api.rewind(store.game.id));
     } catch (error) {

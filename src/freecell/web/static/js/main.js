@@ -44,8 +44,9 @@ function announce(game) {
   }
 }
 
-// A message about the table before is stale once a move is made, a deal dealt or a game
-// won. Heard first, so that what the views say of the new state stays.
+// A message about the table before is stale once a move is made, a deal dealt, a game won
+// or the cards hidden by a pause. Heard first, so that what the views say of the new state
+// stays.
 store.subscribe((change) => {
   const { game } = store;
   const fresh = change.kind === "game" && (change.how === "played" || change.how === "viewer");
@@ -53,7 +54,8 @@ store.subscribe((change) => {
     return;
   }
   const before = change.previous;
-  if (before?.id !== game.id || before.moves !== game.moves || before.outcome !== game.outcome) {
+  if (before?.id !== game.id || before.moves !== game.moves || before.outcome !== game.outcome
+      || (game.paused && !before.paused)) {
     clearToast();
   }
   announce(game);

@@ -3,7 +3,7 @@
 // played by itself at a chosen speed. It only ever takes back the moves it played itself.
 // Any move of the player's own closes it: the player has taken over.
 
-import { accept, run } from "./actions.js";
+import { accept, runInPlay } from "./actions.js";
 import { settled } from "./advice.js";
 import { api } from "./api.js";
 import { $ } from "./dom.js";
@@ -19,10 +19,10 @@ const NO_LINE = {
 
 /**
  * Run `request(gameId)` (an API call that returns a state) through the page's queue as the
- * viewer's own action; resolves true when the state was taken.
+ * viewer's own action; resolves true when the state was taken (never while paused).
  */
 function act(request) {
-  return run(async () => accept(await request(store.game.id), { how: "viewer" }));
+  return runInPlay(async () => accept(await request(store.game.id), { how: "viewer" }));
 }
 
 /** The viewer: its line, how far it has played it, and whether it plays by itself. */
@@ -60,18 +60,23 @@ class Viewer {
     const game = store.game;
     const done = index >= line.length;
     const won = game?.outcome === "won";
+    const paused = Boolean(game?.paused); // the cards are hidden: the line waits for Resume
     $("solution-position").textContent = `${index} / ${line.length}`;
-    $("solution-message").textContent = done
-      ? `Solution played to the end${won ? ": the game is won." : "."}`
-      : `Solution from here. Next move: ${line[index]}`;
-    $("solution-back").disabled = index === 0 || !game?.can_undo || won;
-    $("solution-forward").disabled = done;
-    $("solution-play").disabled = done;
+    let message = `Solution from here. Next move: ${line[index]}`;
+    if (paused) {
+      message = "Paused: resume the game to go on with the solution.";
+    } else if (done) {
+      message = `Solution played to the end${won ? ": the game is won." : "."}`;
+    }
+    $("solution-message").textContent = message;
+    $("solution-back").disabled = paused || index === 0 || !game?.can_undo || won;
+    $("solution-forward").disabled = paused || done;
+    $("solution-play").disabled = paused || done;
     const [icon, word] = this.playing ? ["❚❚", "Pause"] : ["▶", "Play"];
     $("solution-play").firstElementChild.textContent = icon;
     $("solution-play").lastElementChild.textContent = ` ${word}`;
     $("solution-play").setAttribute("aria-label", word);
-    $("solution-copy").disabled = done;
+    $("solution-copy").disabled = paused || done;
   }
 
   reset() {
@@ -93,7 +98,7 @@ class Viewer {
   /** Open on the game on the table, and ask the server for a winning line from here. */
   async show() {
     const game = store.game;
-    if (!game || game.outcome !== "playing" || game.lesson) {
+    if (!game || game.outcome !== "playing" || game.lesson || game.paused) {
       return;
     }
     this.reset();
@@ -238,6 +243,9 @@ class Viewer {
     if (game.id !== this.gameId) {
       this.close();
       return;
+    }
+    if (game.paused) {
+      this.playing = false; // a pause stops the line playing by itself
     }
     if (byViewer) {
       this.seenMoves = game.moves;

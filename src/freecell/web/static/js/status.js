@@ -23,6 +23,7 @@ function showToolbar(game, options) {
   $("pause").textContent = game.paused ? "▶" : "❚❚";
   $("pause").setAttribute("aria-label", game.paused ? "Resume the timer" : "Pause the timer");
   $("paused-cover").hidden = !game.paused;
+  $("notices").classList.toggle("paused", Boolean(game.paused));
   $("game-code").textContent = game.code ?? (game.lesson ? "lesson — no game code" : "imported position — no game code");
   $("copy-code").hidden = !game.code;
   $("share").hidden = !game.code;
@@ -33,11 +34,16 @@ function showToolbar(game, options) {
   const grade = game.difficulty ? ` · ${game.difficulty}` : "";
   const daily = game.daily ? ` · daily deal of ${dayText(game.daily)}` : "";
   $("deal-label").textContent = `${game.rules.title}${daily} · ${game.deal}${grade}${replaced}`;
+  // While paused the cards are hidden and the clock stands: nothing shows or changes them
+  // until the player resumes (New game and the panels stay at hand).
+  const paused = Boolean(game.paused);
   const over = game.outcome === "won";
-  $("undo").disabled = over || !game.can_undo;
-  $("redo").disabled = over || !game.can_redo;
-  $("hint").disabled = game.outcome !== "playing";
-  $("solution").disabled = game.outcome !== "playing" || Boolean(game.lesson);
+  $("undo").disabled = paused || over || !game.can_undo;
+  $("redo").disabled = paused || over || !game.can_redo;
+  $("hint").disabled = paused || game.outcome !== "playing";
+  $("solution").disabled = paused || game.outcome !== "playing" || Boolean(game.lesson);
+  $("restart").disabled = paused;
+  $("review-open").disabled = paused;
   $("finishing").hidden = !game.can_finish;
 }
 
@@ -73,10 +79,11 @@ function showOutcome(game, actions) {
   } else {
     $("banner-text").textContent = "No useful move is left: this game is lost.";
     banner.className = "banner lost";
-    button("Undo", actions.undo, true).disabled = !game.can_undo;
-    button("Restart", actions.restart);
+    // Paused, the cards are hidden: only a new deal is offered until the player resumes.
+    button("Undo", actions.undo, true).disabled = game.paused || !game.can_undo;
+    button("Restart", actions.restart).disabled = game.paused;
     button("New deal", actions.newGame);
-    button("Review the game", actions.review);
+    button("Review the game", actions.review).disabled = game.paused;
   }
   banner.hidden = false;
 }

@@ -81,9 +81,17 @@ export function setupTableView() {
   }).observe(frame);
 
   // The notices over the foot of the felt leave the table where it is; the table's padding
-  // grows by their height instead, so that the felt scrolls a long column out from under them.
+  // grows by their height instead, so that the felt scrolls a long column out from under
+  // them. The note above them is not counted: it comes and goes without a change.
   const notices = $("notices");
   new ResizeObserver(() => {
     frame.style.setProperty("--notices", `${notices.offsetHeight ? notices.offsetHeight + 10 : 0}px`);
   }).observe(notices);
+  // A lost game's banner stands at the foot of the felt: the note and the notices rise above it.
+  const banner = $("banner");
+  const foot = document.querySelector(".foot");
+  new ResizeObserver(() => {
+    const lost = !banner.hidden && banner.classList.contains("lost");
+    foot.style.setProperty("--foot-lift", `${lost ? banner.offsetHeight + 16 : 0}px`);
+  }).observe(banner);
 }

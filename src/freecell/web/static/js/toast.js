@@ -1,5 +1,5 @@
-// The toast: a message for a few seconds under the table, put away when the table it
-// spoke of changes.
+// The toast: a note for a few seconds at the foot of the felt, above the notices there
+// (never on them: see .foot in css/table.css), put away when the table it spoke of changes.
 
 import { $ } from "./dom.js";
 
