@@ -164,5 +164,8 @@ def test_a_game_that_can_finish_says_so_instead_of_thinking(player: Player) -> N
     expect(page.locator("#verdict")).to_have_text("Won: every card can go home")
     page.wait_for_timeout(1000)  # and it stays so: no search is asked for
     expect(page.locator("#verdict")).to_have_text("Won: every card can go home")
+    page.get_by_role("button", name="Hint").click()  # a hint's "can be won" says less
+    expect(page.locator("#toast")).to_contain_text("Move")
+    expect(page.locator("#verdict")).to_have_text("Won: every card can go home")
     offer.click()
     expect(page.locator("#banner")).to_contain_text("You won")

@@ -127,7 +127,8 @@ async function askHint(game) {
   if (answer === null) {
     return { move: null, text: "The solver found no hint in time; try again." };
   }
-  if (answer.verdict && store.options.showVerdict && mine === generation) {
+  // Where every card can go home, that says more than the hint's "can be won".
+  if (answer.verdict && store.options.showVerdict && mine === generation && !game.can_finish) {
     showVerdict(answer.searching ? "searching" : answer.verdict);
   }
   return mine === generation ? answer : null;
