@@ -20,10 +20,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Final, Generic, Protocol, TypeVar
 
 from freecell.errors import InvalidInputError
 from freecell.solver.frontier import Frontier
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # (compiled, a machine int; just an int otherwise)
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -491,11 +494,13 @@ class BestFirst(Generic[S, M, T]):
             return self.ended
         came_from = self.came_from
         frontier = self.frontier
-        path_weight = self.path_weight
+        # The counts, costs and priorities are machine ints compiled (i64): no call for
+        # each sum, product and comparison.
+        path_weight: i64 = self.path_weight
         cost = self.cost
         bound = self.bound
         noise = self.noise
-        expanded = 0
+        expanded: i64 = 0
         allowed = budget.positions_allowed(cap)
         stop_at = -1 if allowed is None else allowed  # (an int: compiled, compared as one)
         randrange = self.randrange
@@ -515,6 +520,10 @@ class BestFirst(Generic[S, M, T]):
         prune = self.prune
         plain = bound is None and randrange is None  # (as nearly every search: a loop without either)
         found: SearchRun[S, T] | None = None
+        g: i64
+        h: i64
+        child_cost: i64
+        child_g: i64
         while frontier.size:
             taken = frontier.take()
             g, key, state, move, made = taken
