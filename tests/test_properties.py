@@ -269,7 +269,9 @@ def _played(position: Position, rules: Rules, texts: list[str], *, as_a_line: bo
     return None, table.position()
 
 
-@settings(max_examples=150, deadline=None)
+# Each example plays every one of _texts (some 4,400 on a table) three times: 50 tables,
+# new ones each run, give each preset several.
+@settings(max_examples=50, deadline=None)
 @given(st.sampled_from(PRESET_LIST), st.randoms(use_true_random=False))
 def test_a_text_played_in_a_line_is_parsed_judged_and_played_as_alone(rules: Rules, rng: random.Random) -> None:
     rules = rules.with_cells(rng.choice(rules.cell_options))

@@ -309,6 +309,9 @@ def test_a_win_sets_the_cards_bouncing_until_a_tap(open_page: Callable[..., Page
 def test_the_cascade_ends_by_itself_after_every_card(open_page: Callable[..., Page], server: str) -> None:
     player = Player(open_page(viewport=SIZES["desktop"]), server)
     page = player.page
+    # The page's clock, faked from the game's page on, is run on by the test: the cascade
+    # (8 s of launches, then the last cards' flight) plays in a moment, frame by frame.
+    page.clock.install()
     win(player)
     expect(page.locator("canvas.cascade")).to_have_count(1)
     # How many cards had left when the canvas went: untouched, it goes after the last.
@@ -325,6 +328,7 @@ def test_the_cascade_ends_by_itself_after_every_card(open_page: Callable[..., Pa
         }
       }).observe(document.querySelector('.frame-wrap'), { childList: true });
     }""")
+    page.clock.run_for(20_000)  # more than the cascade takes, its canvas's fade-out too
     page.wait_for_function("() => window.cascadeEnded !== null", timeout=40_000)
     assert page.evaluate("() => window.cascadeEnded") == 52
     assert not page.locator("#frame").evaluate("(el) => el.classList.contains('cascading')")
