@@ -165,14 +165,6 @@ export function setupAdvice() {
       refresh(game);
     }
   });
-  $("rewind").addEventListener("click", async () => {
-    if (store.game.paused) {
-      return;
-    }
-    try {
-      accept(await api.rewind(store.game.id));
-    } catch (error) {
-      toast(error.message);
-    }
-  });
+  // Going back changes the cards: queued as every such action, and let pass while paused.
+  $("rewind").addEventListener("click", () => runInPlay(async () => accept(await api.rewind(store.game.id))));
 }
